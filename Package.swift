@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "flyr-link",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "flyr-link", targets: ["FlyrLinkCLI"]),
+        .library(name: "FlyrLink", targets: ["FlyrLink"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(name: "CGDAL", pkgConfig: "gdal", providers: [.apt(["libgdal-dev"])]),
+        .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        .target(
+            name: "FlyrLink",
+            dependencies: [
+                "CGEOS", "CGDAL", "CPROJ",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        .executableTarget(
+            name: "FlyrLinkCLI",
+            dependencies: [
+                "FlyrLink",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "FlyrLinkTests",
+            dependencies: ["FlyrLink"]
+        ),
+    ]
+)

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Reads a source through GDAL/OGR into a `SourceTable`, with the role's defaults for OSM files
+/// (`multipolygons` with `building` set for buildings, `points` with an `addr:housenumber` tag
+/// for addresses) and CSV files (geometry from a WKT column or lon/lat columns).
+enum GDALSourceReader {
+    /// How one canonical field is looked up in a feature, first match with a value wins.
+    private enum Lookup {
+        case field(Int32)
+        case tag(String)
+        case osmID(wayField: Int32?, idField: Int32, kind: String)
+    }
+
+    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping) throws(InputError) -> SourceTable {
+        let lower = spec.location.lowercased()
+        var openOptions: [String] = []
+        if lower.hasSuffix(".csv") {
+            openOptions = ["GEOM_POSSIBLE_NAMES=WKT,wkt,geometry,geom,the_geom", "X_POSSIBLE_NAMES=lon,longitude,lng,x",
+                           "Y_POSSIBLE_NAMES=lat,latitude,y", "KEEP_GEOM_COLUMNS=NO"]
+        }
+        let dataset: GDALVectorDataset
+        do {
+            dataset = try GDALVectorDataset(path: spec.location, openOptions: openOptions)
+        } catch {
+            throw InputError("\(role.rawValue): \(error.message)")
+        }
+        let isOSM = dataset.driverName == "OSM"
+        var layerName = spec.layer
+        if layerName == nil, isOSM {
+            layerName = role == .addresses ? "points" : "multipolygons"
+        }
+        let layer: GDALVectorLayer
+        do {
+            layer = try dataset.layer(named: layerName)
+        } catch {
+            throw InputError("\(role.rawValue): \(error.message)")
+        }
+        guard layer.hasGeometryField else {
+            throw InputError("\(role.rawValue): \(spec.description) layer '\(layer.name)' has no geometry column")
+        }
+        let fieldNames = layer.fieldNames
+        let lowerNames = fieldNames.map { $0.lowercased() }
+        let tagsField = lowerNames.firstIndex(of: "other_tags").map { Int32($0) }
+
+        var filter: String?
+        if isOSM && role == .buildings && lowerNames.contains("building") {
+            filter = "building IS NOT NULL"
+        } else if isOSM && role == .addresses && tagsField != nil {
+            filter = "other_tags LIKE '%\"addr:housenumber\"%'"
+        }
+        if let filter {
+            do { try layer.setAttributeFilter(filter) } catch { throw InputError("\(role.rawValue): \(error.message)") }
+        }
+
+        // Resolve each canonical field to its lookups.
+        var lookups: [[Lookup]] = []
+        var resolved: [String: String] = [:]
+        for (canonical, names, overridden) in mapping.candidates(for: role) {
+            var list: [Lookup] = []
+            if isOSM && canonical == "id" && !overridden, let idIdx = lowerNames.firstIndex(of: "osm_id") {
+                let way = lowerNames.firstIndex(of: "osm_way_id").map { Int32($0) }
+                list.append(.osmID(wayField: way, idField: Int32(idIdx), kind: role == .addresses ? "node" : "relation"))
+                resolved[canonical] = "osm_id/osm_way_id"
+            }
+            for name in names {
+                if let i = lowerNames.firstIndex(of: name.lowercased()) {
+                    list.append(.field(Int32(i)))
+                    resolved[canonical] = resolved[canonical] ?? fieldNames[i]
+                } else if tagsField != nil {
+                    list.append(.tag(name))
+                    resolved[canonical] = resolved[canonical] ?? "other_tags[\(name)]"
+                }
+            }
+            if overridden && list.isEmpty {
+                throw InputError("\(role.rawValue): field '\(names[0])' (for \(canonical)) not found in \(spec.description); fields: \(fieldNames.joined(separator: ", "))")
+            }
+            lookups.append(list)
+        }
+        let needsTags = lookups.contains { $0.contains { if case .tag = $0 { return true } else { return false } } }
+
+        var records: [SourceTable.Record] = []
+        if let n = layer.cheapFeatureCount { records.reserveCapacity(n) }
+        do {
+            try layer.forEachFeature { feature in
+                let tags = needsTags ? tagsField.flatMap { feature.string($0) }.map(OSMTags.parse) ?? [:] : [:]
+                var values: [String?] = []
+                values.reserveCapacity(lookups.count)
+                for list in lookups {
+                    var value: String?
+                    for lookup in list {
+                        switch lookup {
+                        case .field(let i): value = feature.string(i)
+                        case .tag(let key): value = tags[key]
+                        case .osmID(let wayField, let idField, let kind):
+                            if let wayField, let way = feature.string(wayField) {
+                                value = "way/\(way)"
+                            } else if let id = feature.string(idField) {
+                                value = "\(kind)/\(id)"
+                            }
+                        }
+                        if let v = value, !v.isEmpty { break }
+                        value = nil
+                    }
+                    values.append(value)
+                }
+                var record = SourceTable.Record(ordinal: feature.ordinal, values: values, geometry: nil, geometryError: nil)
+                if let wkb = feature.wkb() {
+                    do { record.geometry = try WKBReader.read(wkb) } catch let error as WKBReader.Failure { record.geometryError = error.description } catch { record.geometryError = "\(error)" }
+                }
+                records.append(record)
+            }
+        } catch let error as GDALError {
+            throw InputError("\(role.rawValue): \(error.message)")
+        } catch {
+            throw InputError("\(role.rawValue): \(error)")
+        }
+        return SourceTable(spec: spec, role: role, reader: "GDAL/\(dataset.driverName)", layerName: layer.name,
+                           crsDefinition: layer.crsWKT, resolvedFields: resolved, attributeFilter: filter, records: records)
+    }
+}

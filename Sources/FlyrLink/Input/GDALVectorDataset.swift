@@ -1,0 +1,175 @@
+internal import CGDAL
+import Foundation
+
+/// An error GDAL/OGR reported, with GDAL's own message.
+public struct GDALError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
+}
+
+enum GDALEnvironment {
+    /// Registers drivers once and keeps GDAL from printing to stderr itself: its messages are read
+    /// back with CPLGetLastErrorMsg and reported as one line of ours.
+    static let ready: Void = {
+        GDALAllRegister()
+        CPLSetErrorHandler(CPLQuietErrorHandler)
+    }()
+
+    static func lastError(_ fallback: String) -> String {
+        guard let msg = CPLGetLastErrorMsg() else { return fallback }
+        let s = String(cString: msg).trimmingCharacters(in: .whitespacesAndNewlines)
+        return s.isEmpty ? fallback : s.replacingOccurrences(of: "\n", with: " ")
+    }
+
+    static func hasDriver(_ name: String) -> Bool {
+        _ = ready
+        return GDALGetDriverByName(name) != nil
+    }
+}
+
+/// An open OGR vector dataset. Layers keep it alive (a layer handle is only valid while its dataset is open).
+final class GDALVectorDataset {
+    let handle: GDALDatasetH
+    let path: String
+    let driverName: String
+
+    init(path: String, openOptions: [String] = []) throws(GDALError) {
+        _ = GDALEnvironment.ready
+        self.path = path
+        CPLErrorReset()
+        let h = withCStringList(openOptions) { list in
+            GDALOpenEx(path, UInt32(GDAL_OF_VECTOR | GDAL_OF_READONLY), nil, openOptions.isEmpty ? nil : list, nil)
+        }
+        guard let h else {
+            let exists = path.hasPrefix("PG:") || path.hasPrefix("/vsi") || FileManager.default.fileExists(atPath: path)
+            let reason = exists ? GDALEnvironment.lastError("not a vector format GDAL can open") : "no such file"
+            throw GDALError(message: "cannot open \(path): \(reason)")
+        }
+        handle = h
+        if let drv = GDALGetDatasetDriver(h), let name = GDALGetDriverShortName(drv) {
+            driverName = String(cString: name)
+        } else {
+            driverName = "unknown"
+        }
+    }
+
+    deinit {
+        GDALClose(handle)
+    }
+
+    var layerNames: [String] {
+        (0..<GDALDatasetGetLayerCount(handle)).compactMap { i in
+            guard let l = GDALDatasetGetLayer(handle, i), let n = OGR_L_GetName(l) else { return nil }
+            return String(cString: n)
+        }
+    }
+
+    func layer(named name: String?) throws(GDALError) -> GDALVectorLayer {
+        if let name {
+            guard let l = GDALDatasetGetLayerByName(handle, name) else {
+                throw GDALError(message: "\(path) has no layer '\(name)' (layers: \(layerNames.joined(separator: ", ")))")
+            }
+            return GDALVectorLayer(dataset: self, handle: l)
+        }
+        guard GDALDatasetGetLayerCount(handle) > 0, let l = GDALDatasetGetLayer(handle, 0) else {
+            throw GDALError(message: "\(path) has no vector layer")
+        }
+        return GDALVectorLayer(dataset: self, handle: l)
+    }
+}
+
+/// One layer of an open dataset; holds the dataset so the handle stays valid.
+/// A feature cursor: not Sendable, read on one thread.
+final class GDALVectorLayer {
+    let dataset: GDALVectorDataset
+    let handle: OGRLayerH
+
+    init(dataset: GDALVectorDataset, handle: OGRLayerH) {
+        self.dataset = dataset
+        self.handle = handle
+    }
+
+    var name: String { String(cString: OGR_L_GetName(handle)) }
+
+    var fieldNames: [String] {
+        guard let defn = OGR_L_GetLayerDefn(handle) else { return [] }
+        return (0..<OGR_FD_GetFieldCount(defn)).map { i in
+            String(cString: OGR_Fld_GetNameRef(OGR_FD_GetFieldDefn(defn, i)))
+        }
+    }
+
+    var hasGeometryField: Bool {
+        guard let defn = OGR_L_GetLayerDefn(handle) else { return false }
+        return OGR_FD_GetGeomFieldCount(defn) > 0
+    }
+
+    /// The layer's CRS as WKT2, or nil when it has none.
+    var crsWKT: String? {
+        guard let srs = OGR_L_GetSpatialRef(handle) else { return nil }
+        var out: UnsafeMutablePointer<CChar>?
+        let err = withCStringList(["FORMAT=WKT2_2019"]) { OSRExportToWktEx(srs, &out, $0) }
+        guard err == OGRERR_NONE, let out else { return nil }
+        defer { VSIFree(out) }
+        return String(cString: out)
+    }
+
+    func setAttributeFilter(_ sql: String?) throws(GDALError) {
+        CPLErrorReset()
+        if OGR_L_SetAttributeFilter(handle, sql) != OGRERR_NONE {
+            throw GDALError(message: "attribute filter '\(sql ?? "")' rejected: \(GDALEnvironment.lastError("invalid filter"))")
+        }
+    }
+
+    /// Feature count if the driver knows it cheaply, else nil.
+    var cheapFeatureCount: Int? {
+        let n = OGR_L_GetFeatureCount(handle, 0)
+        return n >= 0 ? Int(n) : nil
+    }
+
+    /// Visits features in order with their 1-based ordinal. `body` reads what it needs from the feature.
+    func forEachFeature(_ body: (GDALFeature) throws -> Void) throws {
+        OGR_L_ResetReading(handle)
+        var ordinal = 0
+        CPLErrorReset()
+        while let f = OGR_L_GetNextFeature(handle) {
+            ordinal += 1
+            defer { OGR_F_Destroy(f) }
+            try body(GDALFeature(handle: f, ordinal: ordinal))
+        }
+        if CPLGetLastErrorType() == CE_Failure {
+            throw GDALError(message: "reading \(dataset.path) layer \(name) failed after \(ordinal) features: \(GDALEnvironment.lastError("read error"))")
+        }
+    }
+}
+
+/// A borrowed view of the current feature; valid only inside `forEachFeature`'s body.
+struct GDALFeature {
+    let handle: OGRFeatureH
+    let ordinal: Int
+
+    var fid: Int64 { Int64(OGR_F_GetFID(handle)) }
+
+    func string(_ field: Int32) -> String? {
+        guard OGR_F_IsFieldSetAndNotNull(handle, field) != 0, let c = OGR_F_GetFieldAsString(handle, field) else { return nil }
+        return String(cString: c)
+    }
+
+    /// The first geometry as ISO WKB (little-endian), nil when the feature has none.
+    func wkb() -> [UInt8]? {
+        guard let g = OGR_F_GetGeometryRef(handle) else { return nil }
+        let size = Int(OGR_G_WkbSize(g))
+        guard size > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: size)
+        let err = bytes.withUnsafeMutableBufferPointer { OGR_G_ExportToIsoWkb(g, wkbNDR, $0.baseAddress) }
+        return err == OGRERR_NONE ? bytes : nil
+    }
+}
+
+/// Calls `body` with a NULL-terminated C string list (GDAL's `CSLConstList`).
+func withCStringList<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+    let owned = strings.map { strdup($0) }
+    defer { for o in owned { free(o) } }
+    var list: [UnsafePointer<CChar>?] = owned.map { UnsafePointer($0) }
+    list.append(nil)
+    return list.withUnsafeBufferPointer { body($0.baseAddress) }
+}

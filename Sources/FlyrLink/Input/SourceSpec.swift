@@ -1,0 +1,38 @@
+import Foundation
+
+/// What a run reads for one role: a GDAL/GeoParquet location, optionally a layer and a CRS override.
+public struct SourceSpec: Sendable, Hashable, Codable {
+    public var location: String
+    public var layer: String?
+    /// A CRS to use instead of the source's own (or for a source that has none), e.g. "EPSG:25832".
+    public var crs: String?
+
+    public init(location: String, layer: String? = nil, crs: String? = nil) {
+        self.location = location
+        self.layer = layer
+        self.crs = crs
+    }
+
+    /// Parses `path` or `path:layer` (`PG:` connection strings are never split).
+    /// An explicit `layer` wins over one in the string.
+    public static func parse(_ text: String, layer: String? = nil, crs: String? = nil) -> SourceSpec {
+        if text.hasPrefix("PG:") || text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") {
+            return SourceSpec(location: text, layer: layer, crs: crs)
+        }
+        if !FileManager.default.fileExists(atPath: text), let colon = text.lastIndex(of: ":") {
+            let path = String(text[..<colon])
+            let name = String(text[text.index(after: colon)...])
+            if !name.isEmpty, !name.contains("/"), FileManager.default.fileExists(atPath: path) {
+                return SourceSpec(location: path, layer: layer ?? name, crs: crs)
+            }
+        }
+        return SourceSpec(location: text, layer: layer, crs: crs)
+    }
+
+    public var description: String { layer.map { "\(location):\($0)" } ?? location }
+
+    var isGeoParquet: Bool {
+        let lower = location.lowercased()
+        return lower.hasSuffix(".parquet") || lower.hasSuffix(".geoparquet")
+    }
+}

@@ -1,0 +1,25 @@
+/// A layer as read: attribute values already mapped to canonical fields, geometry decoded but still
+/// in the source's CRS. Nothing is judged yet; that is the ingest stage's job.
+struct SourceTable: Sendable {
+    struct Record: Sendable {
+        /// 1-based ordinal of the feature in the (filtered) layer.
+        var ordinal: Int
+        /// One value per canonical field of the role, in the role's field order.
+        var values: [String?]
+        var geometry: SourceGeometry?
+        /// Set when the geometry could not be decoded.
+        var geometryError: String?
+    }
+
+    var spec: SourceSpec
+    var role: LayerRole
+    /// "GDAL/GeoJSON", "GDAL/OSM", "flyr-link GeoParquet reader", ...
+    var reader: String
+    var layerName: String
+    /// The CRS definition found in the source (WKT2 or PROJJSON), nil when it has none.
+    var crsDefinition: String?
+    /// Canonical field → the source field (or `other_tags` key) it was read from, for the report.
+    var resolvedFields: [String: String]
+    var attributeFilter: String?
+    var records: [Record]
+}

@@ -1,0 +1,22 @@
+/// Marks accessory structures: small footprints (garages, sheds) with a much larger building close by.
+/// Such a footprint may still take an address that lies inside it, but not one it is merely nearest to.
+enum AccessoryClassifier {
+    static func classify(_ scene: MetricScene, options: LinkOptions, pool: WorkerPool) -> [Bool] {
+        pool.map(scene.footprints.count, chunkSize: 2048) { context, i in
+            let area = scene.areas[i]
+            guard area < options.accessoryMaxArea else { return false }
+            let search = scene.boxes[i].expanded(by: options.accessoryRadius)
+            var larger: [Int] = []
+            scene.index.search(search) { j in
+                if j != i && scene.areas[j] >= max(2 * area, options.accessoryMaxArea) { larger.append(j) }
+            }
+            guard !larger.isEmpty else { return false }
+            guard let me = try? context.geometry(scene.footprints[i]) else { return false }
+            for j in larger.sorted() {
+                guard let other = try? context.geometry(scene.footprints[j]) else { continue }
+                if context.distance(me, other) <= options.accessoryRadius { return true }
+            }
+            return false
+        }
+    }
+}

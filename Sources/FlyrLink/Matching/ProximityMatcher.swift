@@ -1,0 +1,86 @@
+/// Decides each address's building from its surroundings: containment first; otherwise the nearest
+/// main building within reach (accessories yield to it); then drops proximity links onto a building
+/// that clearly is another address's house. Confidence reflects how unambiguous the link is.
+enum ProximityMatcher {
+    /// Why an address stayed unlinked, for the report.
+    enum UnlinkedReason: String, Sendable, CaseIterable {
+        case nothingWithinReach = "no_building_within_max_distance"
+        case ownedByAnotherAddress = "nearest_building_belongs_to_another_address"
+        case lowConfidence = "confidence_below_0.5"
+        case geometryError = "geometry_error"
+    }
+
+    struct Proposal: Sendable {
+        var building: Int
+        var method: MatchMethod
+        var distance: Double
+        var nearestPoint: Point2
+        /// Distance to the next main building that would have been the alternative.
+        var alternativeDistance: Double?
+        var coveringCount: Int
+    }
+
+    struct Decision: Sendable {
+        var link: Link?
+        var unlinked: UnlinkedReason?
+    }
+
+    static func decide(_ scene: MetricScene, surroundings: [AddressSurroundings], accessory: [Bool], options: LinkOptions) -> [Decision] {
+        let proposals = surroundings.map { propose($0, accessory: accessory, options: options) }
+
+        // Who claims each building, for the ownership rule.
+        var claimants: [Int: [Int]] = [:]
+        for (a, p) in proposals.enumerated() {
+            if let p { claimants[p.building, default: []].append(a) }
+        }
+
+        return proposals.enumerated().map { a, proposal in
+            if surroundings[a].failure != nil { return Decision(link: nil, unlinked: .geometryError) }
+            guard let proposal else { return Decision(link: nil, unlinked: .nothingWithinReach) }
+            var rival: Double?
+            if proposal.method == .proximity, options.strategy == .flyr {
+                rival = closestRival(a, proposal, claimants: claimants[proposal.building] ?? [], scene: scene)
+                if let r = rival, proposal.distance > options.ownershipExemptDistance,
+                   r < options.ownershipRatio * proposal.distance {
+                    return Decision(link: nil, unlinked: .ownedByAnotherAddress)
+                }
+            }
+            let confidence = ConfidenceModel.score(proposal, rivalDistance: rival, options: options)
+            guard confidence >= 0.5 else { return Decision(link: nil, unlinked: .lowConfidence) }
+            let link = Link(addressIndex: a, buildingIndex: proposal.building, method: proposal.method,
+                            confidence: confidence, distance: proposal.distance)
+            return Decision(link: link, unlinked: nil)
+        }
+    }
+
+    static func propose(_ s: AddressSurroundings, accessory: [Bool], options: LinkOptions) -> Proposal? {
+        if let b = s.covering.first {
+            return Proposal(building: b, method: .exact, distance: 0, nearestPoint: .init(x: 0, y: 0),
+                            alternativeDistance: nil, coveringCount: s.covering.count)
+        }
+        guard let nearest = s.nearby.first else { return nil }
+        var chosen = nearest
+        if options.strategy == .flyr, accessory[nearest.building],
+           let main = s.nearby.first(where: { !accessory[$0.building] }),
+           main.distance <= nearest.distance + options.accessoryRadius {
+            chosen = main
+        }
+        let alternative = s.nearby.first { $0.building != chosen.building && !accessory[$0.building] }
+        return Proposal(building: chosen.building, method: .proximity, distance: chosen.distance,
+                        nearestPoint: chosen.nearestPoint, alternativeDistance: alternative?.distance, coveringCount: 0)
+    }
+
+    /// The distance from the spot `a` would link to, to the nearest other address claiming the same
+    /// building with a different house (street and number).
+    static func closestRival(_ a: Int, _ proposal: Proposal, claimants: [Int], scene: MetricScene) -> Double? {
+        let key = scene.addressKeys[a]
+        var best: Double?
+        for b in claimants where b != a {
+            let other = scene.addressKeys[b]
+            if key != nil && other == key { continue }
+            let d = scene.addressPoints[b].distance(to: proposal.nearestPoint)
+            if best == nil || d < best! { best = d }
+        }
+        return best
+    }
+}

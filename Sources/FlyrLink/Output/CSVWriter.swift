@@ -1,0 +1,32 @@
+/// Writes RFC 4180 CSV: a header, then rows; fields quoted only when they need it.
+final class CSVWriter {
+    private let out: ByteWriter
+
+    init(path: String, header: [String]) throws {
+        out = try ByteWriter(path: path)
+        row(header)
+    }
+
+    func row(_ fields: [String?]) {
+        out.withBuffer { b in
+            for (i, field) in fields.enumerated() {
+                if i > 0 { b.append(UInt8(ascii: ",")) }
+                guard let field else { continue }
+                let needsQuotes = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+                if needsQuotes {
+                    b.append(UInt8(ascii: "\""))
+                    for c in field.utf8 {
+                        if c == UInt8(ascii: "\"") { b.append(c) }
+                        b.append(c)
+                    }
+                    b.append(UInt8(ascii: "\""))
+                } else {
+                    b += Array(field.utf8)
+                }
+            }
+            b.append(0x0A)
+        }
+    }
+
+    func close() throws { try out.close() }
+}

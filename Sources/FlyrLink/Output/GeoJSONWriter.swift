@@ -1,0 +1,115 @@
+/// A property value in a GeoJSON feature.
+enum PropertyValue {
+    case string(String?)
+    case number(Double?, decimals: Int)
+    case int(Int?)
+    case bool(Bool)
+    case null
+
+    static func text(_ s: String?) -> PropertyValue { .string(s) }
+}
+
+/// A geometry to write, in EPSG:4326.
+enum OutputGeometry {
+    case point(Point2)
+    case footprint(Footprint)
+}
+
+/// Streams an RFC 7946 FeatureCollection, one feature per line, coordinates with 7 decimals
+/// (about 1 cm), rings as given.
+final class GeoJSONWriter {
+    private let out: ByteWriter
+    private var first = true
+    static let coordinateDecimals = 7
+
+    init(path: String) throws {
+        out = try ByteWriter(path: path)
+        out.write("{\"type\":\"FeatureCollection\",\"features\":[\n")
+    }
+
+    func feature(id: String?, geometry: OutputGeometry?, properties: KeyValuePairs<String, PropertyValue>) {
+        feature(id: id, geometry: geometry, properties: Array(properties))
+    }
+
+    func feature(id: String?, geometry: OutputGeometry?, properties: [(key: String, value: PropertyValue)]) {
+        out.withBuffer { b in
+            if !first { b += Array(",\n".utf8) }
+            first = false
+            b += Array("{\"type\":\"Feature\"".utf8)
+            if let id {
+                b += Array(",\"id\":".utf8)
+                JSONText.appendString(id, to: &b)
+            }
+            b += Array(",\"geometry\":".utf8)
+            if let geometry {
+                GeoJSONWriter.appendGeometry(geometry, to: &b)
+            } else {
+                b += Array("null".utf8)
+            }
+            b += Array(",\"properties\":{".utf8)
+            for (i, (key, value)) in properties.enumerated() {
+                if i > 0 { b.append(UInt8(ascii: ",")) }
+                JSONText.appendString(key, to: &b)
+                b.append(UInt8(ascii: ":"))
+                GeoJSONWriter.appendValue(value, to: &b)
+            }
+            b += Array("}}".utf8)
+        }
+    }
+
+    func close() throws {
+        out.write("\n]}\n")
+        try out.close()
+    }
+
+    static func appendValue(_ value: PropertyValue, to b: inout [UInt8]) {
+        switch value {
+        case .string(let s?): JSONText.appendString(s, to: &b)
+        case .number(let d?, let decimals) where d.isFinite: OutputNumber.append(d, decimals, to: &b)
+        case .int(let i?): b += Array(String(i).utf8)
+        case .bool(let v): b += Array((v ? "true" : "false").utf8)
+        default: b += Array("null".utf8)
+        }
+    }
+
+    static func appendPoint(_ p: Point2, to b: inout [UInt8]) {
+        b.append(UInt8(ascii: "["))
+        OutputNumber.append(p.x, coordinateDecimals, to: &b)
+        b.append(UInt8(ascii: ","))
+        OutputNumber.append(p.y, coordinateDecimals, to: &b)
+        b.append(UInt8(ascii: "]"))
+    }
+
+    static func appendPolygon(_ poly: Polygon, to b: inout [UInt8]) {
+        b.append(UInt8(ascii: "["))
+        for (r, ring) in poly.rings.enumerated() {
+            if r > 0 { b.append(UInt8(ascii: ",")) }
+            b.append(UInt8(ascii: "["))
+            for (i, p) in ring.enumerated() {
+                if i > 0 { b.append(UInt8(ascii: ",")) }
+                appendPoint(p, to: &b)
+            }
+            b.append(UInt8(ascii: "]"))
+        }
+        b.append(UInt8(ascii: "]"))
+    }
+
+    static func appendGeometry(_ g: OutputGeometry, to b: inout [UInt8]) {
+        switch g {
+        case .point(let p):
+            b += Array("{\"type\":\"Point\",\"coordinates\":".utf8)
+            appendPoint(p, to: &b)
+        case .footprint(let f) where f.polygons.count == 1:
+            b += Array("{\"type\":\"Polygon\",\"coordinates\":".utf8)
+            appendPolygon(f.polygons[0], to: &b)
+        case .footprint(let f):
+            b += Array("{\"type\":\"MultiPolygon\",\"coordinates\":[".utf8)
+            for (i, poly) in f.polygons.enumerated() {
+                if i > 0 { b.append(UInt8(ascii: ",")) }
+                appendPolygon(poly, to: &b)
+            }
+            b.append(UInt8(ascii: "]"))
+        }
+        b.append(UInt8(ascii: "}"))
+    }
+}

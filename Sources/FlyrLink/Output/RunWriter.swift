@@ -1,0 +1,99 @@
+import Foundation
+
+/// Writes a run's output directory: the files and columns DESIGN.md names, staged and then
+/// swapped into place as a whole.
+public enum RunWriter {
+    public static let files = ["links.csv", "addresses.geojson", "buildings.geojson", "units.geojson",
+                               "features.geojson", "rejects.csv", "report.json"]
+
+    public static func write(_ run: LinkRun) throws {
+        let dir = try OutputDirectory(path: run.options.outputDirectory)
+        try writeLinks(run, to: dir.path("links.csv"))
+        try writeRejects(run, to: dir.path("rejects.csv"))
+        if run.options.only == .all {
+            try writeAddresses(run, to: dir.path("addresses.geojson"))
+            try writeBuildings(run, to: dir.path("buildings.geojson"))
+            try writeUnits(run, to: dir.path("units.geojson"))
+            try FeaturesWriter.write(run, to: dir.path("features.geojson"))
+        }
+        try writeReport(run.report, to: dir.path("report.json"))
+        try dir.commit()
+    }
+
+    static func decimals(_ v: Double, _ d: Int) -> String { OutputNumber.fixed(v, d) }
+
+    static func writeLinks(_ run: LinkRun, to path: String) throws {
+        let csv = try CSVWriter(path: path, header: ["id", "campaign_id", "building_id", "address_id", "unit_id", "match_method",
+                                                     "is_primary", "confidence", "distance_m"])
+        for l in run.links {
+            csv.row([run.linkID(l), run.campaignID, run.buildings[l.buildingIndex].id, run.addresses[l.addressIndex].id,
+                     l.unitIndex.map { run.units[$0].id }, l.method.rawValue, l.isPrimary ? "true" : "false",
+                     decimals(l.confidence, 3), decimals(l.distance, 2)])
+        }
+        try csv.close()
+    }
+
+    static func writeRejects(_ run: LinkRun, to path: String) throws {
+        let csv = try CSVWriter(path: path, header: ["layer", "source_row", "id", "reason"])
+        for r in run.rejects { csv.row([r.layer, String(r.sourceRow), r.id, r.reason]) }
+        try csv.close()
+    }
+
+    static func writeAddresses(_ run: LinkRun, to path: String) throws {
+        let out = try GeoJSONWriter(path: path)
+        for (i, a) in run.addresses.enumerated() {
+            let link = run.linkOfAddress[i].map { run.links[$0] }
+            var props: [(key: String, value: PropertyValue)] = AddressField.allCases.map { ($0.rawValue, .text(a[$0])) }
+            props += [
+                ("building_id", .text(link.map { run.buildings[$0.buildingIndex].id })),
+                ("unit_id", .text(link?.unitIndex.map { run.units[$0].id })),
+                ("match_method", .text(link?.method.rawValue)),
+                ("confidence", .number(link?.confidence, decimals: 3)),
+                ("distance_m", .number(link?.distance, decimals: 2)),
+                ("unlinked_reason", .text(run.unlinkedReason[i])),
+            ]
+            out.feature(id: a.id, geometry: .point(a.location), properties: props)
+        }
+        try out.close()
+    }
+
+    static func writeBuildings(_ run: LinkRun, to path: String) throws {
+        let out = try GeoJSONWriter(path: path)
+        let unitCount = unitCounts(run)
+        for (i, b) in run.buildings.enumerated() {
+            out.feature(id: b.id, geometry: .footprint(b.footprint), properties: [
+                "id": .text(b.id), "gers_id": .text(b.id), "source": .text("gold"),
+                "height_m": .number(b.height, decimals: 2), "levels": .int(b.levels),
+                "address_count": .int(run.linksOfBuilding[i].count),
+                "is_townhome_row": .bool(unitCount[i] > 0), "units_count": .int(unitCount[i]),
+            ])
+        }
+        try out.close()
+    }
+
+    static func writeUnits(_ run: LinkRun, to path: String) throws {
+        let out = try GeoJSONWriter(path: path)
+        for u in run.units {
+            out.feature(id: u.id, geometry: .footprint(u.footprint), properties: [
+                "id": .text(u.id), "building_id": .text(run.buildings[u.buildingIndex].id),
+                "address_id": .text(run.addresses[u.addressIndex].id), "unit_index": .int(u.unitIndex),
+            ])
+        }
+        try out.close()
+    }
+
+    static func unitCounts(_ run: LinkRun) -> [Int] {
+        var counts = [Int](repeating: 0, count: run.buildings.count)
+        for u in run.units { counts[u.buildingIndex] += 1 }
+        return counts
+    }
+
+    static func writeReport(_ report: RunReport, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        var data = try encoder.encode(report)
+        data.append(0x0A)
+        guard FileManager.default.createFile(atPath: path, contents: data) else { throw OutputError("cannot write \(path)") }
+    }
+}

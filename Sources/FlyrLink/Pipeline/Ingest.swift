@@ -1,0 +1,212 @@
+import Foundation
+
+/// Turns source tables into accepted addresses and buildings in EPSG:4326, writing a reject for
+/// every row that cannot be used. Judges geometry type, emptiness, CRS range and ids.
+struct Ingest {
+    struct Result<T> {
+        var items: [T]
+        var rejects: [Reject]
+        /// The CRS used for the source, and whether it was assumed (the source had none).
+        var crs: String
+        var crsAssumed: Bool
+        var generatedIDs: Int
+    }
+
+    /// Picks the source CRS: the override, the source's own, or EPSG:4326 for a source without one
+    /// whose coordinates are all longitude/latitude. Anything else is an error: guessing would be wrong.
+    static func sourceCRS(_ table: SourceTable, sample: [Point2]) throws(InputError) -> (String, Bool) {
+        if let crs = table.spec.crs { return (crs, false) }
+        if let crs = table.crsDefinition { return (crs, false) }
+        let geographic = sample.allSatisfy { abs($0.x) <= 180 && abs($0.y) <= 90 }
+        if geographic { return ("EPSG:4326", true) }
+        throw InputError("\(table.role.rawValue): \(table.spec.description) has no CRS and its coordinates are not longitude/latitude; give one with --\(table.role.rawValue)-crs (e.g. EPSG:25832)")
+    }
+
+    static func transformer(for table: SourceTable, sample: [Point2]) throws(InputError) -> (CoordinateTransformer, String, Bool) {
+        let (crs, assumed) = try sourceCRS(table, sample: sample)
+        do {
+            return (try CoordinateTransformer(from: crs, to: "EPSG:4326"), crs, assumed)
+        } catch {
+            throw InputError("\(table.role.rawValue): CRS of \(table.spec.description) is not usable: \(error.message)")
+        }
+    }
+
+    static func inRange(_ p: Point2) -> Bool {
+        p.isFinite && abs(p.x) <= 180 && abs(p.y) <= 90
+    }
+
+    // MARK: addresses
+
+    static func addresses(_ table: SourceTable) throws(InputError) -> Result<AddressPoint> {
+        var rejects: [Reject] = []
+        var located: [(record: SourceTable.Record, point: Point2)] = []
+        located.reserveCapacity(table.records.count)
+        let layer = "addresses"
+        for record in table.records {
+            let id = record.values[0]
+            if let err = record.geometryError {
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "unreadable geometry: \(err)"))
+                continue
+            }
+            switch record.geometry {
+            case nil:
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "no geometry"))
+            case .point(let p)?:
+                located.append((record, p))
+            case .multiPoint(let pts)? where pts.count == 1:
+                located.append((record, pts[0]))
+            case .multiPoint(let pts)?:
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "MultiPoint with \(pts.count) points; an address must be one point"))
+            case .empty(let type)?:
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "empty \(type)"))
+            case .polygons?:
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "geometry is a polygon; an address must be a point"))
+            case .other(let type)?:
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "geometry is a \(type); an address must be a point"))
+            }
+        }
+        var points = located.map(\.point)
+        let (transformer, crs, assumed) = try transformer(for: table, sample: points)
+        transformer.forward(&points)
+
+        var items: [AddressPoint] = []
+        items.reserveCapacity(points.count)
+        var seen: [String: Int] = [:]
+        var generated = 0
+        var nameCounts: [String: Int] = [:]
+        for (i, entry) in located.enumerated() {
+            let p = points[i]
+            let record = entry.record
+            guard inRange(p) else {
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: record.values[0],
+                                      reason: "coordinates (\(entry.point.x), \(entry.point.y)) outside the valid range of its CRS"))
+                continue
+            }
+            var id = record.values[0].map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if id.isEmpty {
+                id = contentID(role: "address", values: Array(record.values.dropFirst()), at: [p], counts: &nameCounts)
+                generated += 1
+            }
+            if let first = seen[id] {
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "duplicate id (first at row \(first))"))
+                continue
+            }
+            seen[id] = record.ordinal
+            let values = record.values.dropFirst().map { v -> String? in
+                guard let t = v?.trimmingCharacters(in: .whitespaces), !t.isEmpty else { return nil }
+                return t
+            }
+            items.append(AddressPoint(id: id, values: Array(values), sourceRow: record.ordinal, location: p))
+        }
+        rejects.sort { $0.sourceRow < $1.sourceRow }
+        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
+    }
+
+    // MARK: buildings
+
+    static func buildings(_ table: SourceTable) throws(InputError) -> Result<Building> {
+        var rejects: [Reject] = []
+        var shapes: [(record: SourceTable.Record, polygons: [Polygon])] = []
+        shapes.reserveCapacity(table.records.count)
+        let layer = "buildings"
+        for record in table.records {
+            let id = record.values[0]
+            if let err = record.geometryError {
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "unreadable geometry: \(err)"))
+                continue
+            }
+            switch record.geometry {
+            case nil:
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "no geometry"))
+            case .polygons(let polys)?:
+                let usable = polys.compactMap(closedPolygon)
+                if usable.isEmpty {
+                    rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "degenerate footprint (fewer than 3 distinct vertices)"))
+                } else {
+                    shapes.append((record, usable))
+                }
+            case .empty(let type)?:
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "empty \(type)"))
+            case .point?, .multiPoint?:
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "geometry is a point; a building must be a Polygon or MultiPolygon"))
+            case .other(let type)?:
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "geometry is a \(type); a building must be a Polygon or MultiPolygon"))
+            }
+        }
+        let sample = shapes.prefix(1000).flatMap { $0.polygons.flatMap { $0.shell } }
+        let (transformer, crs, assumed) = try transformer(for: table, sample: sample)
+
+        var items: [Building] = []
+        items.reserveCapacity(shapes.count)
+        var seen: [String: Int] = [:]
+        var generated = 0
+        var nameCounts: [String: Int] = [:]
+        for entry in shapes {
+            let record = entry.record
+            var polys = entry.polygons
+            var ok = true
+            for i in polys.indices {
+                for r in polys[i].rings.indices {
+                    transformer.forward(&polys[i].rings[r])
+                    if !polys[i].rings[r].allSatisfy(inRange) { ok = false }
+                }
+            }
+            guard ok else {
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: record.values[0], reason: "coordinates outside the valid range of its CRS"))
+                continue
+            }
+            var id = record.values[0].map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if id.isEmpty {
+                id = contentID(role: "building", values: [], at: polys.flatMap(\.shell), counts: &nameCounts)
+                generated += 1
+            }
+            if let first = seen[id] {
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "duplicate id (first at row \(first))"))
+                continue
+            }
+            seen[id] = record.ordinal
+            items.append(Building(id: id, height: record.values[1].flatMap(parseNumber),
+                                  levels: record.values[2].flatMap(parseNumber).map { Int($0.rounded()) },
+                                  sourceRow: record.ordinal, footprint: Footprint(polygons: polys)))
+        }
+        rejects.sort { $0.sourceRow < $1.sourceRow }
+        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
+    }
+
+    /// Closes rings and drops consecutive duplicates; nil when the shell has fewer than 3 distinct vertices.
+    static func closedPolygon(_ poly: Polygon) -> Polygon? {
+        var rings: [[Point2]] = []
+        for (i, ring) in poly.rings.enumerated() {
+            var r: [Point2] = []
+            r.reserveCapacity(ring.count + 1)
+            for p in ring where p.isFinite && r.last != p { r.append(p) }
+            if let first = r.first, r.count > 1, r.last != first { r.append(first) }
+            if r.count < 4 {
+                if i == 0 { return nil }
+                continue  // a degenerate hole is dropped
+            }
+            rings.append(r)
+        }
+        return Polygon(rings: rings)
+    }
+
+    /// "12", "12.5", "12 m" → 12, 12.5, 12.
+    static func parseNumber(_ s: String) -> Double? {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        if let d = Double(t) { return d.isFinite ? d : nil }
+        let prefix = t.prefix { $0.isNumber || $0 == "." || $0 == "-" }
+        return Double(prefix).flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    /// A deterministic UUIDv5 for a row without an id, from what the row holds (not its position,
+    /// so a refresh that reorders the source keeps the ids); identical rows are told apart by occurrence.
+    static func contentID(role: String, values: [String?], at points: [Point2], counts: inout [String: Int]) -> String {
+        var parts = [role]
+        parts += values.map { $0 ?? "" }
+        parts += points.map { "\(OutputNumber.fixed($0.x, 7)),\(OutputNumber.fixed($0.y, 7))" }
+        let key = parts.joined(separator: "\u{1F}")
+        let n = counts[key, default: 0]
+        counts[key] = n + 1
+        return UUIDv5.make(parts: parts + ["\(n)"])
+    }
+}

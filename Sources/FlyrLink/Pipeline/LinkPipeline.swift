@@ -1,0 +1,185 @@
+import Foundation
+
+/// read → ingest → index → match → split: a run in named stages, reporting progress as events.
+public struct LinkPipeline {
+    public var options: RunOptions
+    public var observer: PipelineObserver?
+
+    public init(options: RunOptions, observer: PipelineObserver? = nil) {
+        self.options = options
+        self.observer = observer
+    }
+
+    private final class Clock: @unchecked Sendable {
+        var seconds: [String: Double] = [:]
+        let start = Date()
+    }
+
+    private func stage<T>(_ s: PipelineStage, _ clock: Clock, _ detail: String = "", _ body: () throws -> (T, String)) rethrows -> T {
+        observer?(.started(s, detail: detail))
+        let t0 = Date()
+        let (value, done) = try body()
+        let dt = Date().timeIntervalSince(t0)
+        clock.seconds[s.rawValue, default: 0] += dt
+        observer?(.finished(s, detail: done, seconds: dt))
+        return value
+    }
+
+    public func run() throws -> LinkRun {
+        try options.validate()
+        let clock = Clock()
+        let pool = WorkerPool(threads: options.threads)
+
+        // read: both layers at once (separate GDAL datasets), and the territory.
+        let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses") {
+            let tables = try readBoth()
+            let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
+            return ((tables.0, tables.1, territory), "\(tables.0.records.count) buildings, \(tables.1.records.count) addresses")
+        }
+
+        // ingest: judge rows, bring them to lon/lat, then to the local metric frame; repair footprints.
+        var (buildingsIn, addressesIn) = try stage(.ingest, clock) {
+            let b = try Ingest.buildings(buildingTable)
+            let a = try Ingest.addresses(addressTable)
+            return ((b, a), "\(b.items.count) buildings, \(a.items.count) addresses accepted")
+        }
+        var extent = BBox.empty
+        if let territory {
+            extent = territory.footprint.bbox
+        } else {
+            for a in addressesIn.items { extent.extend(a.location) }
+            for b in buildingsIn.items { extent.extend(b.footprint.bbox) }
+        }
+        let frame = LocalMetricFrame.centred(on: extent)
+        var buildingRejects = buildingsIn.rejects
+        var repairedCount = 0
+        var outsideBuildings = 0
+        var outsideAddresses = 0
+        let (buildings, footprints, addresses, points) = try stage(.ingest, clock, "metric frame") {
+            var metric = try MetricProjection.footprints(buildingsIn.items.map(\.footprint), frame: frame, pool: pool)
+            var keep = [Bool](repeating: true, count: metric.count)
+            for (i, outcome) in FootprintRepair.run(metric, pool: pool).enumerated() {
+                switch outcome {
+                case .valid: break
+                case .repaired(let fixed, _):
+                    metric[i] = fixed
+                    buildingsIn.items[i].footprint = MetricProjection.toLonLat(fixed, frame: frame)
+                    repairedCount += 1
+                case .unusable(let reason):
+                    keep[i] = false
+                    buildingRejects.append(Reject(layer: "buildings", sourceRow: buildingsIn.items[i].sourceRow, id: buildingsIn.items[i].id, reason: reason))
+                }
+            }
+            var addressPoints = try MetricProjection.points(addressesIn.items.map(\.location), frame: frame, pool: pool)
+            var keepAddress = [Bool](repeating: true, count: addressPoints.count)
+            if let territory {
+                let area = try MetricProjection.footprints([territory.footprint], frame: frame, pool: pool)[0]
+                let inside = TerritoryFilter(area: area)
+                let buildingIn = inside.intersecting(metric, pool: pool)
+                for i in keep.indices where keep[i] && !buildingIn[i] { keep[i] = false; outsideBuildings += 1 }
+                let addressIn = inside.covering(addressPoints, pool: pool)
+                for i in keepAddress.indices where !addressIn[i] { keepAddress[i] = false; outsideAddresses += 1 }
+            }
+            let buildings = zip(buildingsIn.items, keep).filter(\.1).map(\.0)
+            metric = zip(metric, keep).filter(\.1).map(\.0)
+            let addresses = zip(addressesIn.items, keepAddress).filter(\.1).map(\.0)
+            addressPoints = zip(addressPoints, keepAddress).filter(\.1).map(\.0)
+            buildingRejects.sort { $0.sourceRow < $1.sourceRow }
+            return ((buildings, metric, addresses, addressPoints), "frame \(frame.projString)")
+        }
+
+        // index: the footprint tree and accessory structures.
+        let (scene, accessory) = stage(.index, clock) {
+            let keys = addresses.map { HouseNumber.key(street: $0.streetName, number: $0.houseNumber) }
+            let scene = MetricScene(addressPoints: points, addressKeys: keys, footprints: footprints, buildingIDs: buildings.map(\.id))
+            let accessory = options.link.strategy == .flyr
+                ? AccessoryClassifier.classify(scene, options: options.link, pool: pool)
+                : [Bool](repeating: false, count: footprints.count)
+            return ((scene, accessory), "\(footprints.count) footprints, \(accessory.filter { $0 }.count) accessory")
+        }
+
+        // match
+        let decisions = stage(.match, clock) {
+            let surroundings = CandidateSearch.run(scene, options: options.link, accessory: accessory, pool: pool)
+            let d = ProximityMatcher.decide(scene, surroundings: surroundings, accessory: accessory, options: options.link)
+            return (d, "\(d.filter { $0.link != nil }.count) of \(d.count) linked")
+        }
+        var links = decisions.compactMap(\.link)
+
+        // split: townhouse rows into unit slices.
+        let units: [UnitSlice] = stage(.split, clock) {
+            guard options.units == .split else { return ([], "off") }
+            let slices = TownhouseSplitter.split(scene: scene, links: &links, addresses: addresses, buildings: buildings, frame: frame, pool: pool)
+            return (slices, "\(slices.count) unit slices")
+        }
+
+        let campaign = options.resolvedCampaignID
+        var result = LinkRun(options: options, campaignID: campaign, frame: frame, addresses: addresses, buildings: buildings,
+                             links: [], linkOfAddress: [], unlinkedReason: [], linksOfBuilding: [], units: units,
+                             rejects: addressesIn.rejects + buildingRejects,
+                             report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
+                                               run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))
+        LinkAssembly.assemble(&result, links: links, decisions: decisions)
+        result.report.inputs["buildings"] = inputReport(buildingTable, buildingsIn.crs, buildingsIn.crsAssumed, accepted: buildings.count,
+                                                        rejected: buildingRejects.count, repaired: repairedCount, generated: buildingsIn.generatedIds)
+        result.report.inputs["addresses"] = inputReport(addressTable, addressesIn.crs, addressesIn.crsAssumed, accepted: addresses.count,
+                                                        rejected: addressesIn.rejects.count, repaired: nil, generated: addressesIn.generatedIds)
+        result.report.territory = territory?.source
+        RunSummary.count(&result, accessory: accessory, repaired: repairedCount, outsideAddresses: outsideAddresses, outsideBuildings: outsideBuildings,
+                         buildingRejects: buildingRejects.count, addressRejects: addressesIn.rejects.count)
+        result.report.run.secondsByStage = clock.seconds
+        result.report.run.secondsTotal = Date().timeIntervalSince(clock.start)
+        return result
+    }
+
+    private func readBoth() throws -> (SourceTable, SourceTable) {
+        let box = ReadBox()
+        let fields = options.fields
+        let b = options.buildings, a = options.addresses
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            if i == 0 {
+                box.buildings = Swift.Result { () throws(InputError) in try SourceReader.read(b, role: .buildings, mapping: fields) }
+            } else {
+                box.addresses = Swift.Result { () throws(InputError) in try SourceReader.read(a, role: .addresses, mapping: fields) }
+            }
+        }
+        return (try box.buildings!.get(), try box.addresses!.get())
+    }
+
+    private final class ReadBox: @unchecked Sendable {
+        var buildings: Swift.Result<SourceTable, InputError>?
+        var addresses: Swift.Result<SourceTable, InputError>?
+    }
+
+    private func optionSummary() -> [String: String] {
+        [
+            "strategy": options.link.strategy.rawValue,
+            "max_distance_m": OutputNumber.fixed(options.link.maxDistance, 3),
+            "accessory_max_area_m2": OutputNumber.fixed(options.link.accessoryMaxArea, 3),
+            "accessory_radius_m": OutputNumber.fixed(options.link.accessoryRadius, 3),
+            "ownership_ratio": OutputNumber.fixed(options.link.ownershipRatio, 3),
+            "units": options.units.rawValue,
+            "only": options.only.rawValue,
+            "campaign_id": options.resolvedCampaignID,
+        ]
+    }
+
+    private func inputReport(_ t: SourceTable, _ crs: String, _ assumed: Bool, accepted: Int, rejected: Int, repaired: Int?, generated: Int) -> RunReport.Input {
+        let path = t.spec.location
+        let attrs = try? FileManager.default.attributesOfItem(atPath: path)
+        let isFile = (attrs?[.type] as? FileAttributeType) == .typeRegular
+        return RunReport.Input(source: t.spec.description, reader: t.reader, layer: t.layerName,
+                               crs: CRSInfo.authorityName(crs) ?? (crs.count > 80 ? String(crs.prefix(80)) + "…" : crs),
+                               crsAssumed: assumed, attributeFilter: t.attributeFilter, fields: t.resolvedFields,
+                               featuresRead: t.records.count, accepted: accepted, rejected: rejected, repaired: repaired,
+                               generatedIds: generated, bytes: isFile ? (attrs?[.size] as? Int) : nil,
+                               sha256: isFile ? SHA256.hashFile(path) : nil)
+    }
+}
+
+/// Which reader a source goes to: GDAL for everything it opens (GeoParquet too when it has the driver).
+enum SourceReader {
+    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping) throws(InputError) -> SourceTable {
+        try GDALSourceReader.read(spec, role: role, mapping: mapping)
+    }
+}

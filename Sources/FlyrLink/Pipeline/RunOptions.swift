@@ -1,0 +1,52 @@
+/// Everything a run needs, from the command line or a pipeline file.
+public struct RunOptions: Sendable, Codable {
+    public enum UnitsMode: String, Sendable, Codable, CaseIterable {
+        case split
+        case none
+    }
+
+    public enum OutputSelection: String, Sendable, Codable, CaseIterable {
+        case all
+        /// links.csv alone (plus report.json and rejects.csv): the benchmark's "link and write a table".
+        case links
+    }
+
+    public var buildings: SourceSpec
+    public var addresses: SourceSpec
+    public var territory: SourceSpec?
+    public var outputDirectory: String
+    /// The campaign the links belong to; a UUID. Nil: derived from the input names (see `resolvedCampaignID`).
+    public var campaignID: String?
+    public var link = LinkOptions()
+    public var units: UnitsMode = .split
+    public var threads: Int = RunOptions.defaultThreads
+    public var only: OutputSelection = .all
+    public var fields = FieldMapping()
+
+    public static var defaultThreads: Int { max(1, min(ProcessInfoCores.count, 8)) }
+
+    public init(buildings: SourceSpec, addresses: SourceSpec, outputDirectory: String) {
+        self.buildings = buildings
+        self.addresses = addresses
+        self.outputDirectory = outputDirectory
+    }
+
+    /// The given campaign id, or a UUIDv5 of the input locations, so runs of the same inputs
+    /// share an id without the user inventing one.
+    public var resolvedCampaignID: String {
+        if let c = campaignID { return c.lowercased() }
+        return UUIDv5.make(parts: ["campaign", buildings.description, addresses.description, territory?.description ?? ""])
+    }
+
+    public func validate() throws(InputError) {
+        if let c = campaignID, !UUIDv5.isValid(c) { throw InputError("--campaign '\(c)' is not a UUID") }
+        guard link.maxDistance.isFinite, link.maxDistance >= 0 else { throw InputError("--max-distance must be a distance in metres ≥ 0") }
+        guard threads >= 1 else { throw InputError("--threads must be at least 1") }
+        try fields.validate()
+    }
+}
+
+import Foundation
+enum ProcessInfoCores {
+    static var count: Int { ProcessInfo.processInfo.activeProcessorCount }
+}

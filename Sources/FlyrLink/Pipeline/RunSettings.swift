@@ -1,0 +1,74 @@
+/// A run as the user describes it, every key optional: from command-line flags, from a pipeline
+/// file, or both (flags win). `options()` checks it and makes the `RunOptions`.
+public struct RunSettings: Sendable, Equatable {
+    public var buildings: String?
+    public var buildingsLayer: String?
+    public var buildingsCRS: String?
+    public var addresses: String?
+    public var addressesLayer: String?
+    public var addressesCRS: String?
+    public var territory: String?
+    public var territoryLayer: String?
+    public var out: String?
+    public var campaign: String?
+    public var maxDistance: Double?
+    public var units: String?
+    public var threads: Int?
+    public var only: String?
+    public var matcher: String?
+    public var addressFields: [String: String] = [:]
+    public var buildingFields: [String: String] = [:]
+
+    public init() {}
+
+    /// These settings, with anything unset taken from `base`.
+    public func merged(over base: RunSettings) -> RunSettings {
+        var r = self
+        r.buildings = buildings ?? base.buildings
+        r.buildingsLayer = buildingsLayer ?? base.buildingsLayer
+        r.buildingsCRS = buildingsCRS ?? base.buildingsCRS
+        r.addresses = addresses ?? base.addresses
+        r.addressesLayer = addressesLayer ?? base.addressesLayer
+        r.addressesCRS = addressesCRS ?? base.addressesCRS
+        r.territory = territory ?? base.territory
+        r.territoryLayer = territoryLayer ?? base.territoryLayer
+        r.out = out ?? base.out
+        r.campaign = campaign ?? base.campaign
+        r.maxDistance = maxDistance ?? base.maxDistance
+        r.units = units ?? base.units
+        r.threads = threads ?? base.threads
+        r.only = only ?? base.only
+        r.matcher = matcher ?? base.matcher
+        r.addressFields = base.addressFields.merging(addressFields) { _, mine in mine }
+        r.buildingFields = base.buildingFields.merging(buildingFields) { _, mine in mine }
+        return r
+    }
+
+    public func options() throws(InputError) -> RunOptions {
+        guard let buildings else { throw InputError("no buildings source: give --buildings or `buildings` in the pipeline file") }
+        guard let addresses else { throw InputError("no addresses source: give --addresses or `addresses` in the pipeline file") }
+        guard let out else { throw InputError("no output directory: give --out or `out` in the pipeline file") }
+        var o = RunOptions(buildings: SourceSpec.parse(buildings, layer: buildingsLayer, crs: buildingsCRS),
+                           addresses: SourceSpec.parse(addresses, layer: addressesLayer, crs: addressesCRS),
+                           outputDirectory: out)
+        o.territory = territory.map { SourceSpec.parse($0, layer: territoryLayer) }
+        o.campaignID = campaign
+        if let maxDistance { o.link.maxDistance = maxDistance }
+        if let units {
+            guard let u = RunOptions.UnitsMode(rawValue: units) else { throw InputError("units must be split or none, not '\(units)'") }
+            o.units = u
+        }
+        if let threads { o.threads = threads }
+        if let only {
+            guard let s = RunOptions.OutputSelection(rawValue: only) else { throw InputError("only must be links (or all), not '\(only)'") }
+            o.only = s
+        }
+        if let matcher {
+            guard let m = LinkOptions.Strategy(rawValue: matcher) else { throw InputError("matcher must be flyr or naive, not '\(matcher)'") }
+            o.link.strategy = m
+        }
+        o.fields = FieldMapping(address: addressFields, building: buildingFields)
+        try o.validate()
+        return o
+    }
+}

@@ -1,0 +1,108 @@
+internal import CPROJ
+
+/// An error PROJ reported, with PROJ's own message.
+public struct ProjectionError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
+}
+
+/// A PROJ transformation between two CRSs, in lon/lat-east/north axis order
+/// (`proj_normalize_for_visualization`), owning its own PROJ context. Thread-confined:
+/// each worker builds its own from the same definitions.
+final class CoordinateTransformer {
+    private let context: OpaquePointer
+    private let pj: OpaquePointer
+    let source: String
+    let target: String
+
+    /// `source` and `target` are anything `proj_create` accepts: "EPSG:4326", WKT, PROJJSON, a PROJ string.
+    init(from source: String, to target: String) throws(ProjectionError) {
+        self.source = source
+        self.target = target
+        guard let ctx = proj_context_create() else { throw ProjectionError(message: "PROJ context could not be created") }
+        proj_log_level(ctx, PJ_LOG_NONE)
+        guard let raw = proj_create_crs_to_crs(ctx, source, target, nil) else {
+            let msg = CoordinateTransformer.message(ctx)
+            proj_context_destroy(ctx)
+            throw ProjectionError(message: "no transformation from \(CoordinateTransformer.shortName(source)) to \(CoordinateTransformer.shortName(target)): \(msg)")
+        }
+        guard let norm = proj_normalize_for_visualization(ctx, raw) else {
+            let msg = CoordinateTransformer.message(ctx)
+            proj_destroy(raw)
+            proj_context_destroy(ctx)
+            throw ProjectionError(message: "PROJ could not normalise axis order: \(msg)")
+        }
+        proj_destroy(raw)
+        context = ctx
+        pj = norm
+    }
+
+    deinit {
+        proj_destroy(pj)
+        proj_context_destroy(context)
+    }
+
+    /// Transforms in place, forward. Points PROJ cannot transform become non-finite.
+    func forward(_ points: inout [Point2]) {
+        transform(&points, direction: PJ_FWD)
+    }
+
+    func inverse(_ points: inout [Point2]) {
+        transform(&points, direction: PJ_INV)
+    }
+
+    func forward(_ p: Point2) -> Point2 {
+        var pts = [p]
+        transform(&pts, direction: PJ_FWD)
+        return pts[0]
+    }
+
+    private func transform(_ points: inout [Point2], direction: PJ_DIRECTION) {
+        guard !points.isEmpty else { return }
+        let n = points.count
+        let stride = MemoryLayout<Point2>.stride
+        points.withUnsafeMutableBytes { raw in
+            let base = raw.baseAddress!.assumingMemoryBound(to: Double.self)
+            _ = proj_trans_generic(pj, direction, base, stride, n, base + 1, stride, n, nil, 0, 0, nil, 0, 0)
+        }
+        // PROJ marks failures with HUGE_VAL; make them plainly non-finite.
+        for i in 0..<n where !(abs(points[i].x) < 1e300 && abs(points[i].y) < 1e300) {
+            points[i] = Point2(x: .infinity, y: .infinity)
+        }
+    }
+
+    private static func message(_ ctx: OpaquePointer) -> String {
+        let errno = proj_context_errno(ctx)
+        guard errno != 0, let s = proj_context_errno_string(ctx, errno) else { return "unknown CRS definition" }
+        return String(cString: s)
+    }
+
+    private static func shortName(_ def: String) -> String {
+        def.count <= 40 ? def : String(def.prefix(37)) + "..."
+    }
+}
+
+/// Facts about a CRS definition that PROJ can tell.
+enum CRSInfo {
+    /// True when the definition is a geographic CRS (lon/lat degrees).
+    static func isGeographic(_ definition: String) -> Bool? {
+        guard let ctx = proj_context_create() else { return nil }
+        defer { proj_context_destroy(ctx) }
+        proj_log_level(ctx, PJ_LOG_NONE)
+        guard let crs = proj_create(ctx, definition) else { return nil }
+        defer { proj_destroy(crs) }
+        let t = proj_get_type(crs)
+        return t == PJ_TYPE_GEOGRAPHIC_2D_CRS || t == PJ_TYPE_GEOGRAPHIC_3D_CRS || t == PJ_TYPE_GEOGRAPHIC_CRS
+    }
+
+    /// "EPSG:25832" style name when the definition carries an authority code.
+    static func authorityName(_ definition: String) -> String? {
+        guard let ctx = proj_context_create() else { return nil }
+        defer { proj_context_destroy(ctx) }
+        proj_log_level(ctx, PJ_LOG_NONE)
+        guard let crs = proj_create(ctx, definition) else { return nil }
+        defer { proj_destroy(crs) }
+        guard let auth = proj_get_id_auth_name(crs, 0), let code = proj_get_id_code(crs, 0) else { return nil }
+        return "\(String(cString: auth)):\(String(cString: code))"
+    }
+}

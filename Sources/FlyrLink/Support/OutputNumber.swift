@@ -1,0 +1,62 @@
+/// Number formatting for outputs: fixed decimals with trailing zeros trimmed, never exponent
+/// notation or "-0", so the same value prints the same bytes on every run and platform.
+enum OutputNumber {
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        var bytes: [UInt8] = []
+        append(value, decimals, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static let powers: [Double] = (0...12).map { pow10($0) }
+
+    private static func pow10(_ n: Int) -> Double {
+        var r = 1.0
+        for _ in 0..<n { r *= 10 }
+        return r
+    }
+
+    static func append(_ value: Double, _ decimals: Int, to out: inout [UInt8]) {
+        guard value.isFinite else {
+            out += Array("null".utf8)
+            return
+        }
+        let scale = powers[decimals]
+        var scaled = (abs(value) * scale).rounded()
+        if scaled >= 9.0e15 {
+            // Beyond exact integers: fall back to Swift's shortest representation.
+            out += Array(String(value).utf8)
+            return
+        }
+        if scaled == 0 {
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var digits = UInt64(scaled)
+        scaled = 0
+        var buf = [UInt8](repeating: 0, count: 24)
+        var n = 0
+        var frac = decimals
+        // Trailing zeros of the fraction are not printed.
+        while frac > 0 && digits % 10 == 0 {
+            digits /= 10
+            frac -= 1
+        }
+        var remainingFrac = frac
+        repeat {
+            buf[n] = UInt8(ascii: "0") + UInt8(digits % 10)
+            n += 1
+            digits /= 10
+            remainingFrac -= 1
+            if remainingFrac == 0 {
+                buf[n] = UInt8(ascii: ".")
+                n += 1
+            }
+        } while digits > 0 || remainingFrac >= 0
+        if buf[n - 1] == UInt8(ascii: ".") {
+            buf[n] = UInt8(ascii: "0")
+            n += 1
+        }
+        for i in stride(from: n - 1, through: 0, by: -1) { out.append(buf[i]) }
+    }
+}

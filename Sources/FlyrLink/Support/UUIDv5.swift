@@ -1,0 +1,54 @@
+/// RFC 4122 version-5 (SHA-1, name-based) UUIDs: the same name in the same namespace always
+/// gives the same id, so ids survive re-runs and thread counts.
+public enum UUIDv5 {
+    /// flyr-link's own namespace (itself a v5 UUID of "flyr-link" in the RFC's URL namespace).
+    public static let namespace: [UInt8] = parse("6ba7b811-9dad-11d1-80b4-00c04fd430c8").map { ns in
+        make(namespaceBytes: ns, name: "https://flyr-link/ids")
+    }!
+
+    public static func make(name: String, namespace ns: [UInt8] = namespace) -> String {
+        format(make(namespaceBytes: ns, name: name))
+    }
+
+    /// A name made of parts, joined with a separator that cannot occur in them ambiguously.
+    public static func make(parts: [String], namespace ns: [UInt8] = namespace) -> String {
+        make(name: parts.map { "\($0.utf8.count):\($0)" }.joined(separator: "|"), namespace: ns)
+    }
+
+    static func make(namespaceBytes ns: [UInt8], name: String) -> [UInt8] {
+        var digest = SHA1.hash(ns + Array(name.utf8))
+        digest = Array(digest.prefix(16))
+        digest[6] = (digest[6] & 0x0F) | 0x50
+        digest[8] = (digest[8] & 0x3F) | 0x80
+        return digest
+    }
+
+    static func format(_ b: [UInt8]) -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for (i, byte) in b.enumerated() {
+            if i == 4 || i == 6 || i == 8 || i == 10 { out.append(UInt8(ascii: "-")) }
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The 16 bytes of a UUID string, or nil when it is not one.
+    public static func parse(_ s: String) -> [UInt8]? {
+        let hexChars = s.lowercased().filter { $0 != "-" }
+        guard s.count == 36, hexChars.count == 32 else { return nil }
+        let dashes = s.enumerated().filter { $0.element == "-" }.map(\.offset)
+        guard dashes == [8, 13, 18, 23] else { return nil }
+        var bytes: [UInt8] = []
+        var iter = hexChars.makeIterator()
+        while let hi = iter.next(), let lo = iter.next() {
+            guard let h = hi.hexDigitValue, let l = lo.hexDigitValue else { return nil }
+            bytes.append(UInt8(h << 4 | l))
+        }
+        return bytes.count == 16 ? bytes : nil
+    }
+
+    public static func isValid(_ s: String) -> Bool { parse(s) != nil }
+}

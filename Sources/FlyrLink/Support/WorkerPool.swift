@@ -1,0 +1,85 @@
+import Foundation
+
+/// The run's worker threads, each with its own GEOS context made once and reused by every stage
+/// (shapely's model: one context per thread, never one per call). Work is split into chunks that
+/// workers take in turn; each chunk's results go to its own slots, so the output never depends
+/// on which thread did what, or on how many there were.
+final class WorkerPool: @unchecked Sendable {
+    let threadCount: Int
+    private let contexts: [GEOSContext]
+
+    init(threads: Int) {
+        threadCount = max(1, threads)
+        contexts = (0..<max(1, threads)).map { _ in GEOSContext() }
+    }
+
+    /// Runs `body(context, chunk)` for every chunk in 0..<chunkCount, on up to `threadCount` threads.
+    func forEachChunk(_ chunkCount: Int, _ body: (GEOSContext, Int) -> Void) {
+        guard chunkCount > 0 else { return }
+        let next = ChunkCounter()
+        let workers = min(threadCount, chunkCount)
+        withoutActuallyEscaping(body) { body in
+            let box = UncheckedBox(body)
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                let context = contexts[w]
+                while let chunk = next.take(below: chunkCount) {
+                    box.value(context, chunk)
+                }
+            }
+        }
+    }
+
+    /// Maps 0..<count to results in index order, computed in chunks on the workers.
+    func map<T>(_ count: Int, chunkSize: Int = 1024, _ transform: (GEOSContext, Int) -> T) -> [T] {
+        guard count > 0 else { return [] }
+        let chunks = (count + chunkSize - 1) / chunkSize
+        let slots = ResultSlots<T>(count: count)
+        forEachChunk(chunks) { ctx, chunk in
+            let lo = chunk * chunkSize
+            for i in lo..<min(lo + chunkSize, count) { slots.set(i, transform(ctx, i)) }
+        }
+        return slots.finish()
+    }
+}
+
+/// Hands out chunk numbers once each.
+final class ChunkCounter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+
+    func take(below limit: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard value < limit else { return nil }
+        value += 1
+        return value - 1
+    }
+}
+
+/// Write-once slots filled from several threads; each index is written by exactly one chunk.
+final class ResultSlots<T>: @unchecked Sendable {
+    private let buffer: UnsafeMutablePointer<T?>
+    let count: Int
+
+    init(count: Int) {
+        self.count = count
+        buffer = .allocate(capacity: count)
+        buffer.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        buffer.deinitialize(count: count)
+        buffer.deallocate()
+    }
+
+    func set(_ i: Int, _ value: T) { buffer[i] = value }
+
+    func finish() -> [T] {
+        (0..<count).map { buffer[$0]! }
+    }
+}
+
+struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+import FlyrLink
+
+@main
+struct FlyrLinkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "flyr-link",
+        abstract: "Link address points to building footprints for door-to-door campaigns.",
+        version: FlyrLinkVersion.string,
+        subcommands: [RunCommand.self]
+    )
+}

@@ -1,0 +1,33 @@
+import FlyrLink
+import Foundation
+
+/// Shows pipeline events on stderr, one line per finished stage, only when stderr is a terminal.
+final class ProgressRenderer: @unchecked Sendable {
+    let enabled: Bool
+    private let lock = NSLock()
+
+    static var stderrIsTerminal: Bool { isatty(2) == 1 }
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    var observer: PipelineObserver? {
+        guard enabled else { return nil }
+        return { @Sendable [self] e in self.event(e) }
+    }
+
+    func event(_ e: PipelineEvent) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let line: String
+        switch e {
+        case .started(let stage, let detail):
+            line = "\u{1B}[2K\r\(stage.rawValue) … \(detail)"
+            FileHandle.standardError.write(Data(line.utf8))
+            return
+        case .finished(let stage, let detail, let seconds):
+            line = "\u{1B}[2K\r\(stage.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(String(format: "%6.2fs", seconds))  \(detail)\n"
+        }
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+}
