@@ -121,9 +121,9 @@ public struct LinkPipeline {
                                                run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))
         LinkAssembly.assemble(&result, links: links, decisions: decisions)
         result.report.inputs["buildings"] = inputReport(buildingTable, buildingsIn.crs, buildingsIn.crsAssumed, accepted: buildings.count,
-                                                        rejected: buildingRejects.count, repaired: repairedCount, generated: buildingsIn.generatedIds)
+                                                        rejected: buildingRejects.count, repaired: repairedCount, generated: buildingsIn.generatedIDs)
         result.report.inputs["addresses"] = inputReport(addressTable, addressesIn.crs, addressesIn.crsAssumed, accepted: addresses.count,
-                                                        rejected: addressesIn.rejects.count, repaired: nil, generated: addressesIn.generatedIds)
+                                                        rejected: addressesIn.rejects.count, repaired: nil, generated: addressesIn.generatedIDs)
         result.report.territory = territory?.source
         RunSummary.count(&result, accessory: accessory, repaired: repairedCount, outsideAddresses: outsideAddresses, outsideBuildings: outsideBuildings,
                          buildingRejects: buildingRejects.count, addressRejects: addressesIn.rejects.count)

@@ -1,0 +1,77 @@
+import XCTest
+@testable import FlyrLink
+
+final class GeometryTests: XCTestCase {
+    func wkbPoint(_ x: Double, _ y: Double, type: UInt32 = 1, bigEndian: Bool = false) -> [UInt8] {
+        var b: [UInt8] = [bigEndian ? 0 : 1]
+        func u32(_ v: UInt32) { withUnsafeBytes(of: bigEndian ? v.bigEndian : v.littleEndian) { b += $0 } }
+        func f64(_ v: Double) { withUnsafeBytes(of: bigEndian ? v.bitPattern.bigEndian : v.bitPattern.littleEndian) { b += $0 } }
+        u32(type)
+        f64(x); f64(y)
+        if type == 1001 { f64(5) }
+        return b
+    }
+
+    func testWKBReadsPointsInBothByteOrdersAndDropsZ() throws {
+        XCTAssertEqual(try WKBReader.read(wkbPoint(1.5, -2)), .point(Point2(x: 1.5, y: -2)))
+        XCTAssertEqual(try WKBReader.read(wkbPoint(3, 4, bigEndian: true)), .point(Point2(x: 3, y: 4)))
+        XCTAssertEqual(try WKBReader.read(wkbPoint(3, 4, type: 1001)), .point(Point2(x: 3, y: 4)))
+        XCTAssertEqual(try WKBReader.read(wkbPoint(.nan, .nan)), .empty("Point"))
+    }
+
+    func testWKBRefusesTruncatedAndUnknownInput() {
+        let full = wkbPoint(1, 2)
+        for n in 0..<full.count {
+            XCTAssertThrowsError(try WKBReader.read(Array(full.prefix(n))))
+        }
+        XCTAssertThrowsError(try WKBReader.read(wkbPoint(1, 2, type: 99)))
+        // A polygon claiming 2^31 rings must not allocate or hang.
+        var huge: [UInt8] = [1, 3, 0, 0, 0]
+        huge += [0xFF, 0xFF, 0xFF, 0x7F]
+        XCTAssertThrowsError(try WKBReader.read(huge))
+    }
+
+    func testGEOSRepairsABowtieAndMeasuresIt() throws {
+        let context = GEOSContext()
+        let bowtie = Footprint(polygons: [Polygon(rings: [[.init(x: 0, y: 0), .init(x: 10, y: 10), .init(x: 10, y: 0), .init(x: 0, y: 10), .init(x: 0, y: 0)]])])
+        let g = try context.geometry(bowtie)
+        XCTAssertFalse(context.isValid(g))
+        XCTAssertTrue(context.invalidReason(g).contains("Self-intersection"))
+        let fixed = context.footprint(try context.makeValid(g))
+        XCTAssertEqual(fixed.polygons.count, 2)
+        XCTAssertEqual(fixed.area, 50, accuracy: 1e-9)
+    }
+
+    func testPreparedCoversIncludesTheBoundary() throws {
+        let context = GEOSContext()
+        let square = Footprint(polygons: [Polygon(rings: [[.init(x: 0, y: 0), .init(x: 10, y: 0), .init(x: 10, y: 10), .init(x: 0, y: 10), .init(x: 0, y: 0)]])])
+        let prepared = try PreparedFootprint(context.geometry(square))
+        XCTAssertTrue(prepared.covers(try context.point(.init(x: 5, y: 5))))
+        XCTAssertTrue(prepared.covers(try context.point(.init(x: 10, y: 5))))  // on the outline
+        XCTAssertTrue(prepared.covers(try context.point(.init(x: 0, y: 0))))   // a vertex
+        XCTAssertFalse(prepared.covers(try context.point(.init(x: 10.001, y: 5))))
+        let (d, q) = try prepared.nearest(try context.point(.init(x: 13, y: 14)))
+        XCTAssertEqual(d, 5, accuracy: 1e-12)
+        XCTAssertEqual(q, Point2(x: 10, y: 10))
+    }
+
+    func testLocalFrameMeasuresMetres() throws {
+        // Two points 0.001° of latitude apart near Copenhagen are about 111.3 m apart.
+        let frame = LocalMetricFrame(center: Point2(x: 12.5, y: 55.7))
+        let t = try frame.makeTransformer()
+        var pts = [Point2(x: 12.5, y: 55.7), Point2(x: 12.5, y: 55.701)]
+        t.forward(&pts)
+        XCTAssertEqual(pts[0].distance(to: pts[1]), 111.33, accuracy: 0.1)
+        var back = pts
+        t.inverse(&back)
+        XCTAssertEqual(back[1].y, 55.701, accuracy: 1e-10)
+    }
+
+    func testTransformerFromProjectedCRS() throws {
+        let t = try CoordinateTransformer(from: "EPSG:25832", to: "EPSG:4326")
+        let p = t.forward(Point2(x: 599649.41, y: 6142409.15))
+        XCTAssertEqual(p.x, 10.59, accuracy: 0.02)   // lon first after normalisation
+        XCTAssertEqual(p.y, 55.42, accuracy: 0.02)
+        XCTAssertThrowsError(try CoordinateTransformer(from: "EPSG:999999", to: "EPSG:4326"))
+    }
+}

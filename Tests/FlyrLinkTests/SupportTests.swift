@@ -1,0 +1,91 @@
+import XCTest
+@testable import FlyrLink
+
+final class SupportTests: XCTestCase {
+    func testUUIDv5MatchesRFCExample() {
+        // Python: uuid.uuid5(uuid.NAMESPACE_DNS, "www.example.com")
+        let dns = UUIDv5.parse("6ba7b810-9dad-11d1-80b4-00c04fd430c8")!
+        XCTAssertEqual(UUIDv5.make(name: "www.example.com", namespace: dns), "2ed6657d-e927-568b-95e1-2665a8aea6a2")
+        XCTAssertTrue(UUIDv5.isValid("2ed6657d-e927-568b-95e1-2665a8aea6a2"))
+        XCTAssertFalse(UUIDv5.isValid("not-a-uuid"))
+        XCTAssertFalse(UUIDv5.isValid("2ed6657d-e927-568b-95e1-2665a8aea6a"))
+    }
+
+    func testSHA256KnownVectors() {
+        XCTAssertEqual(SHA256.hash(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(SHA256.hash([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        let long = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+        XCTAssertEqual(SHA256.hash(long), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    func testOutputNumberIsFixedAndTrimmed() {
+        XCTAssertEqual(OutputNumber.fixed(0.5, 3), "0.5")
+        XCTAssertEqual(OutputNumber.fixed(12, 2), "12")
+        XCTAssertEqual(OutputNumber.fixed(0.05, 2), "0.05")
+        XCTAssertEqual(OutputNumber.fixed(-0.0000001, 3), "0")
+        XCTAssertEqual(OutputNumber.fixed(-24.94145661, 7), "-24.9414566")
+        XCTAssertEqual(OutputNumber.fixed(60.1713198, 7), "60.1713198")
+        XCTAssertEqual(OutputNumber.fixed(1.0, 3), "1")
+        XCTAssertEqual(OutputNumber.fixed(100.25, 1), "100.3")
+    }
+
+    func testHouseNumbersCompareAsPeopleReadThem() {
+        XCTAssertTrue(HouseNumber.less("2", "10"))
+        XCTAssertTrue(HouseNumber.less("10", "10A"))
+        XCTAssertTrue(HouseNumber.less("10a", "10B"))
+        XCTAssertFalse(HouseNumber.less("11", "10B"))
+        XCTAssertTrue(HouseNumber.less("5", nil))
+        XCTAssertEqual(HouseNumber.key(street: "Main  Street", number: "10 A"), HouseNumber.key(street: "main street", number: "10a"))
+        XCTAssertNil(HouseNumber.key(street: "Main Street", number: nil))
+    }
+
+    func testOSMTagsParseHstoreWithEscapes() {
+        let tags = OSMTags.parse(#""addr:street"=>"Kaivokatu","name"=>"Say \"hi\"","addr:housenumber"=>"1""#)
+        XCTAssertEqual(tags["addr:street"], "Kaivokatu")
+        XCTAssertEqual(tags["name"], "Say \"hi\"")
+        XCTAssertEqual(tags["addr:housenumber"], "1")
+        XCTAssertEqual(OSMTags.parse("").count, 0)
+        XCTAssertEqual(OSMTags.parse(#""broken"=>"#).count, 0)
+    }
+
+    func testPackedRTreeAgreesWithBruteForce() {
+        var rng = SplitMix(seed: 7)
+        let boxes: [BBox] = (0..<5000).map { _ in
+            let x = rng.next() * 1000, y = rng.next() * 1000
+            return BBox(minX: x, minY: y, maxX: x + rng.next() * 20, maxY: y + rng.next() * 20)
+        }
+        let tree = PackedRTree(boxes: boxes)
+        for _ in 0..<200 {
+            let x = rng.next() * 1000, y = rng.next() * 1000
+            let q = BBox(minX: x, minY: y, maxX: x + 50, maxY: y + 50)
+            let expected = boxes.indices.filter { boxes[$0].intersects(q) }
+            XCTAssertEqual(tree.search(q), expected)
+        }
+        XCTAssertEqual(PackedRTree(boxes: []).search(BBox(minX: 0, minY: 0, maxX: 1, maxY: 1)), [])
+        XCTAssertEqual(PackedRTree(boxes: [boxes[0]]).search(boxes[0]), [0])
+    }
+
+    func testSourceSpecSplitsLayerOnlyWhenThePathExists() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let file = dir.appendingPathComponent("x.gpkg").path
+        FileManager.default.createFile(atPath: file, contents: Data())
+        XCTAssertEqual(SourceSpec.parse("\(file):roads"), SourceSpec(location: file, layer: "roads"))
+        XCTAssertEqual(SourceSpec.parse(file), SourceSpec(location: file))
+        XCTAssertEqual(SourceSpec.parse("PG:dbname=x host=localhost"), SourceSpec(location: "PG:dbname=x host=localhost"))
+        XCTAssertEqual(SourceSpec.parse("\(file):roads", layer: "other").layer, "other")
+    }
+}
+
+/// A tiny deterministic generator for test data.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func nextBits() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func next() -> Double { Double(nextBits() >> 11) / Double(1 << 53) }
+}
