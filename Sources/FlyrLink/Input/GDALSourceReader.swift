@@ -54,28 +54,34 @@ enum GDALSourceReader {
 
         // Resolve each canonical field to its lookups.
         var lookups: [[Lookup]] = []
-        var resolved: [String: String] = [:]
+        var lookupNames: [[String]] = []
+        var canonicalNames: [String] = []
         for (canonical, names, overridden) in mapping.candidates(for: role) {
             var list: [Lookup] = []
+            var listNames: [String] = []
             if isOSM && canonical == "id" && !overridden, let idIdx = lowerNames.firstIndex(of: "osm_id") {
                 let way = lowerNames.firstIndex(of: "osm_way_id").map { Int32($0) }
                 list.append(.osmID(wayField: way, idField: Int32(idIdx), kind: role == .addresses ? "node" : "relation"))
-                resolved[canonical] = "osm_id/osm_way_id"
+                listNames.append("osm_id/osm_way_id")
             }
             for name in names {
                 if let i = lowerNames.firstIndex(of: name.lowercased()) {
                     list.append(.field(Int32(i)))
-                    resolved[canonical] = resolved[canonical] ?? fieldNames[i]
+                    listNames.append(fieldNames[i])
                 } else if tagsField != nil {
                     list.append(.tag(name))
-                    resolved[canonical] = resolved[canonical] ?? "other_tags[\(name)]"
+                    listNames.append("other_tags[\(name)]")
                 }
             }
             if overridden && list.isEmpty {
                 throw InputError("\(role.rawValue): field '\(names[0])' (for \(canonical)) not found in \(spec.description); fields: \(fieldNames.joined(separator: ", "))")
             }
             lookups.append(list)
+            lookupNames.append(listNames)
+            canonicalNames.append(canonical)
         }
+        // How often each lookup supplied the value: the report names the one that did most.
+        var hits = lookups.map { [Int](repeating: 0, count: $0.count) }
         let needsTags = lookups.contains { $0.contains { if case .tag = $0 { return true } else { return false } } }
 
         var records: [SourceTable.Record] = []
@@ -85,9 +91,9 @@ enum GDALSourceReader {
                 let tags = needsTags ? tagsField.flatMap { feature.string($0) }.map(OSMTags.parse) ?? [:] : [:]
                 var values: [String?] = []
                 values.reserveCapacity(lookups.count)
-                for list in lookups {
+                for (f, list) in lookups.enumerated() {
                     var value: String?
-                    for lookup in list {
+                    for (k, lookup) in list.enumerated() {
                         switch lookup {
                         case .field(let i): value = feature.string(i)
                         case .tag(let key): value = tags[key]
@@ -98,7 +104,10 @@ enum GDALSourceReader {
                                 value = "\(kind)/\(id)"
                             }
                         }
-                        if let v = value, !v.isEmpty { break }
+                        if let v = value, !v.isEmpty {
+                            hits[f][k] += 1
+                            break
+                        }
                         value = nil
                     }
                     values.append(value)
@@ -113,6 +122,12 @@ enum GDALSourceReader {
             throw InputError("\(role.rawValue): \(error.message)")
         } catch {
             throw InputError("\(role.rawValue): \(error)")
+        }
+        var resolved: [String: String] = [:]
+        for f in lookups.indices {
+            if let best = hits[f].indices.max(by: { hits[f][$0] < hits[f][$1] || (hits[f][$0] == hits[f][$1] && $0 > $1) }), hits[f][best] > 0 {
+                resolved[canonicalNames[f]] = lookupNames[f][best]
+            }
         }
         return SourceTable(spec: spec, role: role, reader: "GDAL/\(dataset.driverName)", layerName: layer.name,
                            crsDefinition: layer.crsWKT, resolvedFields: resolved, attributeFilter: filter, records: records)

@@ -1,0 +1,52 @@
+import XCTest
+@testable import FlyrLink
+
+/// End to end through the built binary, as a user runs it.
+final class CommandLineTests: XCTestCase {
+    func testPipelineFileRunsTheHelsinkiDemo() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let out = dir.appendingPathComponent("out").path
+        // Flags override the file's keys (here the output directory).
+        let r = try ProcessRunner.flyrLink(["run", TestPaths.root.appendingPathComponent("pipelines/helsinki.toml").path, "--out", out])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("gold_exact:"), r.stdout)
+        XCTAssertEqual(r.stderr, "", "no progress when stderr is not a terminal")
+        for name in RunWriter.files { XCTAssertTrue(FileManager.default.fileExists(atPath: "\(out)/\(name)"), name) }
+        let links = try OutputFiles.csv("\(out)/links.csv")
+        XCTAssertTrue(links.allSatisfy { $0["campaign_id"] == "5b0f3c8e-6d2a-5f1e-9a7b-2c4d6e8f0a1b" })
+    }
+
+    func testPipelineFileErrorsNameTheFile() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let file = dir.appendingPathComponent("bad.toml")
+        try "buildings = \"a.geojson\"\nmax_distanse = 3\n".write(to: file, atomically: true, encoding: .utf8)
+        let r = try ProcessRunner.flyrLink(["run", file.path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("unknown key 'max_distanse'"), r.stderr)
+        try "buildings = [\n".write(to: file, atomically: true, encoding: .utf8)
+        let r2 = try ProcessRunner.flyrLink(["run", file.path])
+        XCTAssertEqual(r2.status, 1)
+        XCTAssertTrue(r2.stderr.contains("invalid TOML"), r2.stderr)
+        XCTAssertEqual(r2.stderr.split(separator: "\n").count, 1)
+    }
+
+    func testOnlyLinksWritesTheLinksTable() throws {
+        let out = TestPaths.temporaryDirectory(self).appendingPathComponent("out").path
+        let r = try ProcessRunner.flyrLink(["run", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses,
+                                            "--out", out, "--only", "links", "--threads", "1", "--max-distance", "25", "--units", "none"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: out))
+        XCTAssertEqual(files, ["links.csv", "rejects.csv", "report.json"])
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(out)/report.json"))) as! [String: Any]
+        XCTAssertEqual((report["options"] as? [String: String])?["max_distance_m"], "25")
+    }
+
+    func testUsageErrorsExitNonZero() throws {
+        let r = try ProcessRunner.flyrLink(["run", "--buildings", "x", "--addresses", "y", "--out", "z", "--units", "halves"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("--units"), r.stderr)
+        let r2 = try ProcessRunner.flyrLink(["run", "--addresses", TestPaths.helsinkiAddresses, "--out", "z"])
+        XCTAssertEqual(r2.status, 1)
+        XCTAssertTrue(r2.stderr.contains("no buildings source"), r2.stderr)
+    }
+}
