@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what flyr-link needs from Debian 12 that a fresh machine lacks (run as root, or with sudo).
+set -euo pipefail
+packages=(pkg-config libgeos-dev libproj-dev libgdal-dev gdal-bin)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "installing: ${missing[*]}" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
