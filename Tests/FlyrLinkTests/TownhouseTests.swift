@@ -1,0 +1,122 @@
+import XCTest
+@testable import FlyrLink
+
+/// Townhouse rows are cut into one slice per address; apartment blocks and clustered addresses are not.
+final class TownhouseTests: XCTestCase {
+    /// A local GeoJSON scene near (10°E, 56°N) built in metres: features from rectangles and points.
+    struct Scene {
+        var buildings: [(id: String, rings: [[(Double, Double)]])] = []
+        var addresses: [(id: String, number: String, street: String, unit: String?, x: Double, y: Double)] = []
+
+        static let lon0 = 10.0, lat0 = 56.0
+        static func lonLat(_ x: Double, _ y: Double) -> String {
+            let lon = lon0 + x / (111_320 * cos(lat0 * .pi / 180)), lat = lat0 + y / 110_574
+            return "[\(lon),\(lat)]"
+        }
+
+        func write(to dir: URL) throws -> (String, String) {
+            let b = buildings.map { bld in
+                let rings = bld.rings.map { "[" + $0.map { Scene.lonLat($0.0, $0.1) }.joined(separator: ",") + "]" }.joined(separator: ",")
+                return #"{"type":"Feature","properties":{"id":"\#(bld.id)"},"geometry":{"type":"Polygon","coordinates":[\#(rings)]}}"#
+            }
+            let a = addresses.map { ad in
+                let unit = ad.unit.map { "\"\($0)\"" } ?? "null"
+                return #"{"type":"Feature","properties":{"id":"\#(ad.id)","house_number":"\#(ad.number)","street_name":"\#(ad.street)","unit":\#(unit)},"geometry":{"type":"Point","coordinates":\#(Scene.lonLat(ad.x, ad.y))}}"#
+            }
+            let bp = dir.appendingPathComponent("b.geojson"), ap = dir.appendingPathComponent("a.geojson")
+            try ("{\"type\":\"FeatureCollection\",\"features\":[" + b.joined(separator: ",") + "]}").write(to: bp, atomically: true, encoding: .utf8)
+            try ("{\"type\":\"FeatureCollection\",\"features\":[" + a.joined(separator: ",") + "]}").write(to: ap, atomically: true, encoding: .utf8)
+            return (bp.path, ap.path)
+        }
+    }
+
+    static func rect(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [[(Double, Double)]] {
+        [[(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]]
+    }
+
+    func run(_ scene: Scene, threads: Int = 2) throws -> LinkRun {
+        let dir = TestPaths.temporaryDirectory(self)
+        let (b, a) = try scene.write(to: dir)
+        var options = RunOptions(buildings: SourceSpec(location: b), addresses: SourceSpec(location: a), outputDirectory: dir.appendingPathComponent("out").path)
+        options.threads = threads
+        return try LinkPipeline(options: options).run()
+    }
+
+    func testARowOfFiveIsCutIntoFiveOrderedSlicesThatTileIt() throws {
+        var scene = Scene()
+        // 5 units of 6 m along x, 10 m deep; doors 2 m in front, numbered 2..10 from the east end.
+        scene.buildings.append(("row", Self.rect(0, 0, 30, 10)))
+        for k in 0..<5 {
+            scene.addresses.append(("a\(k)", String(10 - 2 * k), "Elm Street", nil, 3 + 6 * Double(k), -2))
+        }
+        let run = try run(scene)
+        XCTAssertEqual(run.units.count, 5)
+        // unit 0 is the lowest number's end (house 2 at the east end, address a4).
+        let byAddress = Dictionary(uniqueKeysWithValues: run.units.map { (run.addresses[$0.addressIndex].id, $0) })
+        for k in 0..<5 { XCTAssertEqual(byAddress["a\(k)"]?.unitIndex, 4 - k) }
+        try assertTiles(run, building: "row")
+        // Each address lies in (or nearest to) its own slice.
+        for u in run.units {
+            let frame = run.frame
+            let t = try frame.makeTransformer()
+            var slice = u.footprint.polygons[0].shell
+            t.forward(&slice)
+            let p = t.forward(run.addresses[u.addressIndex].location)
+            let xs = slice.map(\.x)
+            XCTAssertTrue(p.x >= xs.min()! - 0.01 && p.x <= xs.max()! + 0.01, "address outside its slice along the row")
+        }
+        XCTAssertTrue(run.links.allSatisfy { $0.unitIndex != nil })
+    }
+
+    func testAnLShapedRowStillTiles() throws {
+        var scene = Scene()
+        scene.buildings.append(("ell", [[(0, 0), (36, 0), (36, 10), (8, 10), (8, 16), (0, 16), (0, 0)]]))
+        for k in 0..<6 { scene.addresses.append(("l\(k)", String(1 + 2 * k), "Oak Road", nil, 3 + 6 * Double(k), -3)) }
+        let run = try run(scene)
+        XCTAssertEqual(run.units.count, 6)
+        try assertTiles(run, building: "ell")
+    }
+
+    func testApartmentBlocksAndClusteredAddressesAreNotSplit() throws {
+        var scene = Scene()
+        scene.buildings.append(("block", Self.rect(0, 0, 40, 15)))
+        for k in 0..<8 { scene.addresses.append(("u\(k)", "12", "Birch Street", String(k + 1), 20 + 0.1 * Double(k), -2)) }
+        scene.buildings.append(("cluster", Self.rect(100, 0, 140, 15)))
+        for k in 0..<3 { scene.addresses.append(("c\(k)", String(1 + 2 * k), "Birch Street", nil, 120 + 0.5 * Double(k), -2)) }
+        scene.buildings.append(("corner", Self.rect(200, 0, 230, 10)))
+        scene.addresses.append(("s1", "1", "Birch Street", nil, 205, -2))
+        scene.addresses.append(("s2", "3", "Ash Lane", nil, 225, -2))
+        let run = try run(scene)
+        XCTAssertEqual(run.units.count, 0)
+        XCTAssertEqual(run.links.count, 13)
+    }
+
+    func testUnitIDsAreStableAcrossRunsAndThreads() throws {
+        var scene = Scene()
+        scene.buildings.append(("row", Self.rect(0, 0, 24, 9)))
+        for k in 0..<4 { scene.addresses.append(("r\(k)", String(1 + k), "Pine Street", nil, 3 + 6 * Double(k), 4)) }
+        let a = try run(scene, threads: 1), b = try run(scene, threads: 2)
+        XCTAssertEqual(a.units.map(\.id), b.units.map(\.id))
+        XCTAssertEqual(a.units.count, 4)
+        XCTAssertEqual(a.units[0].id, UUIDv5.make(parts: ["unit", "row", a.addresses[a.units[0].addressIndex].id]))
+    }
+
+    /// Slices tile the footprint: areas sum to it within 0.1%, no overlaps over 0.1%, none empty.
+    func assertTiles(_ run: LinkRun, building id: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let b = try XCTUnwrap(run.buildings.firstIndex { $0.id == id })
+        let t = try run.frame.makeTransformer()
+        func metric(_ f: Footprint) -> Footprint { f.mapRings { var r = $0; t.forward(&r); return r } }
+        let context = GEOSContext()
+        let whole = metric(run.buildings[b].footprint)
+        let slices = run.units.filter { $0.buildingIndex == b }.map { metric($0.footprint) }
+        let sum = slices.map(\.area).reduce(0, +)
+        XCTAssertEqual(sum / whole.area, 1, accuracy: 0.001, file: file, line: line)
+        for s in slices { XCTAssertGreaterThan(s.area, 0, file: file, line: line) }
+        for i in slices.indices {
+            for j in slices.indices where j > i {
+                let overlap = context.footprint(try context.intersection(context.geometry(slices[i]), context.geometry(slices[j]))).area
+                XCTAssertLessThan(overlap, 0.001 * whole.area, file: file, line: line)
+            }
+        }
+    }
+}
