@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "flyr-link", targets: ["FlyrLinkCLI"]),
         .library(name: "FlyrLink", targets: ["FlyrLink"]),
+        .executable(name: "flyr-synth", targets: ["flyr-synth"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -32,7 +33,25 @@ let package = Package(
         ),
         .testTarget(
             name: "FlyrLinkTests",
-            dependencies: ["FlyrLink"]
+            dependencies: ["FlyrLink", "SyntheticCity"]
+        ),
+        // The synthetic city with ground truth, and its evaluator (benchmarks/SyntheticCity).
+        .target(
+            name: "SyntheticCity",
+            path: "benchmarks/SyntheticCity/Sources/SyntheticCity"
+        ),
+        .executableTarget(
+            name: "flyr-synth",
+            dependencies: [
+                "SyntheticCity",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "benchmarks/SyntheticCity/Sources/flyr-synth"
+        ),
+        .testTarget(
+            name: "SyntheticCityTests",
+            dependencies: ["SyntheticCity"],
+            path: "benchmarks/SyntheticCity/Tests/SyntheticCityTests"
         ),
     ]
 )

@@ -39,9 +39,9 @@ enum ProximityMatcher {
             guard let proposal else { return Decision(link: nil, unlinked: .nothingWithinReach) }
             var rival: Double?
             if proposal.method == .proximity, options.strategy == .flyr {
-                rival = closestRival(a, proposal, claimants: claimants[proposal.building] ?? [], scene: scene)
-                if let r = rival, proposal.distance > options.ownershipExemptDistance,
-                   r < options.ownershipRatio * proposal.distance {
+                let rivals = OwnershipRule.rivals(of: a, claimants: claimants[proposal.building] ?? [], scene: scene)
+                rival = rivals.map { scene.addressPoints[$0].distance(to: proposal.nearestPoint) }.min()
+                if OwnershipRule.belongsToAnother(a, proposal, rivals: rivals, proposals: proposals, scene: scene, options: options) {
                     return Decision(link: nil, unlinked: .ownedByAnotherAddress)
                 }
             }
@@ -70,17 +70,4 @@ enum ProximityMatcher {
                         nearestPoint: chosen.nearestPoint, alternativeDistance: alternative?.distance, coveringCount: 0)
     }
 
-    /// The distance from the spot `a` would link to, to the nearest other address claiming the same
-    /// building with a different house (street and number).
-    static func closestRival(_ a: Int, _ proposal: Proposal, claimants: [Int], scene: MetricScene) -> Double? {
-        let key = scene.addressKeys[a]
-        var best: Double?
-        for b in claimants where b != a {
-            let other = scene.addressKeys[b]
-            if key != nil && other == key { continue }
-            let d = scene.addressPoints[b].distance(to: proposal.nearestPoint)
-            if best == nil || d < best! { best = d }
-        }
-        return best
-    }
 }

@@ -1,0 +1,50 @@
+/// When a building is clearly another address's house, a proximity link onto it is not made
+/// (a vacant lot beside a house must not take the neighbour's house). The rivals are the other
+/// addresses claiming the same building with a different house (street and number). The
+/// address loses when it is farther than `ownershipExemptDistance` and
+/// - a rival is closer to the spot it would link to than `ownershipRatio` × its own distance
+///   (the spot is in the rival's part of the building), or
+/// and, when the rivals are all one house (the building is a house, not a row),
+/// - that spot is a corner of the footprint (the address is diagonally off the building, not in
+///   front of any of its walls), or
+/// - a nearer rival faces the building from another side (the address is beside the building
+///   while the building's own address is in front of it).
+enum OwnershipRule {
+    static func rivals(of a: Int, claimants: [Int], scene: MetricScene) -> [Int] {
+        let key = scene.addressKeys[a]
+        return claimants.filter { $0 != a && (key == nil || scene.addressKeys[$0] != key) }
+    }
+
+    static func belongsToAnother(_ a: Int, _ p: ProximityMatcher.Proposal, rivals: [Int], proposals: [ProximityMatcher.Proposal?],
+                                 scene: MetricScene, options: LinkOptions) -> Bool {
+        guard !rivals.isEmpty, p.distance > options.ownershipExemptDistance else { return false }
+        let q = p.nearestPoint
+        let closest = rivals.map { scene.addressPoints[$0].distance(to: q) }.min()!
+        let corner = isCorner(q, of: scene.footprints[p.building])
+        if Set(rivals.map { scene.addressKeys[$0] }).count > 1 {
+            // Several other houses on the building (a row, a block of entrances): its doors are
+            // spread along it, each near its own stretch, so only a rival right at the spot, or a
+            // spot at the row's end corner that a neighbour is nearer to, makes the building not this address's.
+            return closest < 0.5 * options.ownershipRatio * p.distance || (corner && closest < p.distance)
+        }
+        if closest < options.ownershipRatio * p.distance { return true }
+        if corner { return true }
+        let facing = direction(from: q, to: scene.addressPoints[a])
+        for b in rivals {
+            guard let rp = proposals[b], rp.method == .proximity, rp.distance < p.distance else { continue }
+            let other = direction(from: rp.nearestPoint, to: scene.addressPoints[b])
+            if facing.x * other.x + facing.y * other.y < 0.5 { return true }
+        }
+        return false
+    }
+
+    /// The nearest point of the footprint is one of its vertices (within 1 cm).
+    static func isCorner(_ q: Point2, of footprint: Footprint) -> Bool {
+        footprint.polygons.contains { poly in poly.rings.contains { ring in ring.contains { $0.distance(to: q) < 0.01 } } }
+    }
+
+    static func direction(from q: Point2, to p: Point2) -> Point2 {
+        let d = q.distance(to: p)
+        return d > 0 ? Point2(x: (p.x - q.x) / d, y: (p.y - q.y) / d) : Point2(x: 0, y: 0)
+    }
+}
