@@ -1,14 +1,19 @@
 /// When a building is clearly another address's house, a proximity link onto it is not made
 /// (a vacant lot beside a house must not take the neighbour's house). The rivals are the other
-/// addresses claiming the same building with a different house (street and number). The
-/// address loses when it is farther than `ownershipExemptDistance` and
-/// - a rival is closer to the spot it would link to than `ownershipRatio` × its own distance
-///   (the spot is in the rival's part of the building), or
-/// and, when the rivals are all one house (the building is a house, not a row),
-/// - that spot is a corner of the footprint (the address is diagonally off the building, not in
-///   front of any of its walls), or
-/// - a nearer rival faces the building from another side (the address is beside the building
-///   while the building's own address is in front of it).
+/// addresses claiming the same building with a different house (street and number). An address
+/// farther than `ownershipExemptDistance` from the building loses it when:
+///
+/// - the rivals are one house (the building is a house): a rival is closer to the spot it would
+///   link to than `ownershipRatio` × its own distance (the spot is in the rival's part of the
+///   building), or that spot is a corner of the footprint (the address is diagonally off the
+///   building, not in front of any of its walls);
+/// - the rivals are several houses (a row, a block of entrances, whose doors are spread along it):
+///   a rival is closer than half that, or the spot is a corner and a rival is closer than
+///   `ownershipRatio` × its distance (a lot beside the row's end, not the end unit's door);
+/// - in both cases: a nearer rival faces the building from another side (the address is beside
+///   the building while the building's own address is in front of it).
+///
+/// The thresholds were chosen on the synthetic city (benchmarks/README.md).
 enum OwnershipRule {
     static func rivals(of a: Int, claimants: [Int], scene: MetricScene) -> [Int] {
         let key = scene.addressKeys[a]
@@ -22,13 +27,12 @@ enum OwnershipRule {
         let closest = rivals.map { scene.addressPoints[$0].distance(to: q) }.min()!
         let corner = isCorner(q, of: scene.footprints[p.building])
         if Set(rivals.map { scene.addressKeys[$0] }).count > 1 {
-            // Several other houses on the building (a row, a block of entrances): its doors are
-            // spread along it, each near its own stretch, so only a rival right at the spot, or a
-            // spot at the row's end corner that a neighbour is nearer to, makes the building not this address's.
-            return closest < 0.5 * options.ownershipRatio * p.distance || (corner && closest < p.distance)
+            if closest < 0.5 * options.ownershipRatio * p.distance { return true }
+            if corner && closest < options.ownershipRatio * p.distance { return true }
+        } else {
+            if closest < options.ownershipRatio * p.distance { return true }
+            if corner { return true }
         }
-        if closest < options.ownershipRatio * p.distance { return true }
-        if corner { return true }
         let facing = direction(from: q, to: scene.addressPoints[a])
         for b in rivals {
             guard let rp = proposals[b], rp.method == .proximity, rp.distance < p.distance else { continue }
@@ -48,3 +52,4 @@ enum OwnershipRule {
         return d > 0 ? Point2(x: (p.x - q.x) / d, y: (p.y - q.y) / d) : Point2(x: 0, y: 0)
     }
 }
+

@@ -59,7 +59,6 @@ enum RowDetector {
         let ordered = zip(members, members.map { along(scene.addressPoints[$0]) }).sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
         let positions = ordered.map(\.1)
         let unit = length / Double(n)
-        for k in 1..<n where positions[k] - positions[k - 1] < 0.15 * unit { return nil }
         guard positions.last! - positions.first! >= 0.5 * unit * Double(n - 1) else { return nil }
         guard positions.first! > start - unit, positions.last! < end + unit else { return nil }
 
