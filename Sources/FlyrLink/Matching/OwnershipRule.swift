@@ -26,20 +26,22 @@ enum OwnershipRule {
         let q = p.nearestPoint
         let closest = rivals.map { scene.addressPoints[$0].distance(to: q) }.min()!
         let corner = isCorner(q, of: scene.footprints[p.building])
+        let facing = direction(from: q, to: scene.addressPoints[a])
+        // How the rivals in front of the building face it (those inside say nothing about a side).
+        let rivalFacings: [(distance: Double, facing: Point2)] = rivals.compactMap { b in
+            guard let rp = proposals[b], rp.method == .proximity else { return nil }
+            return (rp.distance, direction(from: rp.nearestPoint, to: scene.addressPoints[b]))
+        }
+        func alignment(_ f: Point2) -> Double { facing.x * f.x + facing.y * f.y }
         if Set(rivals.map { scene.addressKeys[$0] }).count > 1 {
             if closest < 0.5 * options.ownershipRatio * p.distance { return true }
-            if corner && closest < options.ownershipRatio * p.distance { return true }
+            let facesLikeTheRow = rivalFacings.contains { alignment($0.facing) >= 0.6 }
+            if corner && !facesLikeTheRow && closest < options.ownershipRatio * p.distance { return true }
         } else {
             if closest < options.ownershipRatio * p.distance { return true }
             if corner { return true }
         }
-        let facing = direction(from: q, to: scene.addressPoints[a])
-        for b in rivals {
-            guard let rp = proposals[b], rp.method == .proximity, rp.distance < p.distance else { continue }
-            let other = direction(from: rp.nearestPoint, to: scene.addressPoints[b])
-            if facing.x * other.x + facing.y * other.y < 0.5 { return true }
-        }
-        return false
+        return rivalFacings.contains { $0.distance < p.distance && alignment($0.facing) < 0.25 }
     }
 
     /// The nearest point of the footprint is one of its vertices (within 1 cm).
