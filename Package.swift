@@ -17,10 +17,29 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CGDAL", pkgConfig: "gdal", providers: [.apt(["libgdal-dev"])]),
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        // Parquet page codecs, for the project's own GeoParquet reader.
+        .systemLibrary(name: "CSnappy", path: "Sources/CSnappy", providers: [.apt(["libsnappy-dev"])]),
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", path: "Sources/CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CLZ4", path: "Sources/CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        .target(
+            name: "GeoParquet",
+            dependencies: ["CSnappy", "CZstd", "CZlib", "CBrotli", "CLZ4"]
+        ),
+        .executableTarget(
+            name: "geoparquet-bench",
+            dependencies: ["GeoParquet"]
+        ),
+        .testTarget(
+            name: "GeoParquetTests",
+            dependencies: ["GeoParquet"],
+            exclude: ["Fixtures"]
+        ),
         .target(
             name: "FlyrLink",
             dependencies: [
-                "CGEOS", "CGDAL", "CPROJ",
+                "CGEOS", "CGDAL", "CPROJ", "GeoParquet",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),

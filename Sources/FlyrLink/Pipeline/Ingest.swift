@@ -99,6 +99,9 @@ struct Ingest {
             items.append(AddressPoint(id: id, values: Array(values), sourceRow: record.ordinal, location: p))
         }
         rejects.sort { $0.sourceRow < $1.sourceRow }
+        // Outputs follow ids, not the source's row order (which a spatially indexed FlatGeobuf or a
+        // database query changes), so the same data gives the same bytes from any format.
+        items.sort { $0.id < $1.id }
         return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
     }
 
@@ -170,6 +173,7 @@ struct Ingest {
                                   sourceRow: record.ordinal, footprint: Footprint(polygons: polys)))
         }
         rejects.sort { $0.sourceRow < $1.sourceRow }
+        items.sort { $0.id < $1.id }
         return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
     }
 

@@ -32,8 +32,8 @@ public struct LinkPipeline {
 
         // read: both layers at once (separate GDAL datasets), and the territory.
         let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses") {
-            let tables = try readBoth()
             let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
+            let tables = try readBoth(within: territory?.footprint.bbox)
             return ((tables.0, tables.1, territory), "\(tables.0.records.count) buildings, \(tables.1.records.count) addresses")
         }
 
@@ -125,6 +125,8 @@ public struct LinkPipeline {
         result.report.inputs["addresses"] = inputReport(addressTable, addressesIn.crs, addressesIn.crsAssumed, accepted: addresses.count,
                                                         rejected: addressesIn.rejects.count, repaired: nil, generated: addressesIn.generatedIDs)
         result.report.territory = territory?.source
+        outsideAddresses += addressTable.parquet?.rowsSkippedByBBox ?? 0
+        outsideBuildings += buildingTable.parquet?.rowsSkippedByBBox ?? 0
         RunSummary.count(&result, accessory: accessory, repaired: repairedCount, outsideAddresses: outsideAddresses, outsideBuildings: outsideBuildings,
                          buildingRejects: buildingRejects.count, addressRejects: addressesIn.rejects.count)
         result.report.run.secondsByStage = clock.seconds
@@ -132,15 +134,20 @@ public struct LinkPipeline {
         return result
     }
 
-    private func readBoth() throws -> (SourceTable, SourceTable) {
+    /// Both layers at once, on two threads (separate GDAL datasets); GeoParquet pruned to `lonLatBox`.
+    private func readBoth(within lonLatBox: BBox?) throws -> (SourceTable, SourceTable) {
         let box = ReadBox()
         let fields = options.fields
-        let b = options.buildings, a = options.addresses
+        let b = options.buildings, a = options.addresses, parquet = options.parquetReader
         DispatchQueue.concurrentPerform(iterations: 2) { i in
             if i == 0 {
-                box.buildings = Swift.Result { () throws(InputError) in try SourceReader.read(b, role: .buildings, mapping: fields) }
+                box.buildings = Swift.Result { () throws(InputError) in
+                    try SourceReader.read(b, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox)
+                }
             } else {
-                box.addresses = Swift.Result { () throws(InputError) in try SourceReader.read(a, role: .addresses, mapping: fields) }
+                box.addresses = Swift.Result { () throws(InputError) in
+                    try SourceReader.read(a, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox)
+                }
             }
         }
         return (try box.buildings!.get(), try box.addresses!.get())
@@ -160,6 +167,7 @@ public struct LinkPipeline {
             "ownership_ratio": OutputNumber.fixed(options.link.ownershipRatio, 3),
             "units": options.units.rawValue,
             "only": options.only.rawValue,
+            "parquet_reader": options.parquetReader.rawValue,
             "campaign_id": options.resolvedCampaignID,
         ]
     }
@@ -173,13 +181,29 @@ public struct LinkPipeline {
                                crsAssumed: assumed, attributeFilter: t.attributeFilter, fields: t.resolvedFields,
                                featuresRead: t.records.count, accepted: accepted, rejected: rejected, repaired: repaired,
                                generatedIds: generated, bytes: isFile ? (attrs?[.size] as? Int) : nil,
-                               sha256: isFile ? SHA256.hashFile(path) : nil)
+                               sha256: isFile ? SHA256.hashFile(path) : nil, parquet: t.parquet)
     }
 }
 
-/// Which reader a source goes to: GDAL for everything it opens (GeoParquet too when it has the driver).
+/// Which reader a source goes to: GDAL for everything it opens; GeoParquet to GDAL's Parquet
+/// driver when the linked GDAL has one, else (Debian's GDAL 3.6) to the project's own reader.
 enum SourceReader {
-    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping) throws(InputError) -> SourceTable {
-        try GDALSourceReader.read(spec, role: role, mapping: mapping)
+    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping,
+                     parquet: RunOptions.ParquetReader = .auto, lonLatBox: BBox? = nil) throws(InputError) -> SourceTable {
+        if spec.isGeoParquet {
+            switch parquet {
+            case .flyr:
+                return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox)
+            case .gdal:
+                guard GDALEnvironment.hasDriver("Parquet") else {
+                    throw InputError("\(role.rawValue): --parquet-reader gdal, but this GDAL has no Parquet driver")
+                }
+            case .auto:
+                if !GDALEnvironment.hasDriver("Parquet") {
+                    return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox)
+                }
+            }
+        }
+        return try GDALSourceReader.read(spec, role: role, mapping: mapping)
     }
 }

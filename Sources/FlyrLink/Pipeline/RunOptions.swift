@@ -11,6 +11,13 @@ public struct RunOptions: Sendable, Codable {
         case links
     }
 
+    /// Who reads GeoParquet: GDAL's Parquet driver when present (auto), or forced either way.
+    public enum ParquetReader: String, Sendable, Codable, CaseIterable {
+        case auto
+        case gdal
+        case flyr
+    }
+
     public var buildings: SourceSpec
     public var addresses: SourceSpec
     public var territory: SourceSpec?
@@ -22,6 +29,7 @@ public struct RunOptions: Sendable, Codable {
     public var threads: Int = RunOptions.defaultThreads
     public var only: OutputSelection = .all
     public var fields = FieldMapping()
+    public var parquetReader: ParquetReader = .auto
 
     public static var defaultThreads: Int { max(1, min(ProcessInfoCores.count, 8)) }
 
