@@ -42,6 +42,19 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
 
     static let fileName = "diff.json"
 
+    enum CodingKeys: String, CodingKey { case campaignID, from, to, links, buildings, addresses }
+
+    /// Like the synthesized one, but `from` (and the campaign) are written as null, not left out.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(campaignID, forKey: .campaignID)
+        try c.encode(from, forKey: .from)
+        try c.encode(to, forKey: .to)
+        try c.encode(links, forKey: .links)
+        try c.encode(buildings, forKey: .buildings)
+        try c.encode(addresses, forKey: .addresses)
+    }
+
     public var isEmpty: Bool {
         links.added.isEmpty && links.removed.isEmpty && links.moved.isEmpty
             && buildings.added.isEmpty && buildings.removed.isEmpty && buildings.changed.isEmpty

@@ -57,6 +57,24 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
         case campaignID = "campaign_id", previousVersion = "previous_version", createdAt = "created_at", toolVersion = "tool_version"
     }
 
+    /// Like the synthesized one, but a missing previous version or fingerprint is written as null.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(format, forKey: .format)
+        try c.encode(campaignID, forKey: .campaignID)
+        try c.encode(version, forKey: .version)
+        try c.encode(previousVersion, forKey: .previousVersion)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(tool, forKey: .tool)
+        try c.encode(toolVersion, forKey: .toolVersion)
+        try c.encode(fingerprint, forKey: .fingerprint)
+        try c.encode(territory, forKey: .territory)
+        try c.encode(inputs, forKey: .inputs)
+        try c.encode(options, forKey: .options)
+        try c.encode(counts, forKey: .counts)
+        try c.encode(files, forKey: .files)
+    }
+
     static let fileName = "manifest.json"
 
     static func encoder() -> JSONEncoder {
