@@ -44,6 +44,23 @@ final class SnapshotSafetyTests: XCTestCase {
         f.assertOnlyCompleteVersionsVisible()
     }
 
+    /// The very first run killed just before `current` exists: its complete version stays (nothing
+    /// proves it unpublished), the next run publishes a newer one.
+    func testAFirstRunKilledBeforePublishingLeavesNoCurrent() throws {
+        let f = SnapshotFixture(dir: TestPaths.temporaryDirectory(self))
+        try f.write()
+        let p = try BackgroundProcess(f.arguments, environment: [TestPause.variable: "published"])
+        XCTAssertTrue(p.waitFor("test pause at published"), p.stderr)
+        p.killNow()
+        XCTAssertNil(f.current())
+        XCTAssertEqual(f.visibleEntries(), ["v000001"])
+        f.assertOnlyCompleteVersionsVisible()
+        let r = try ProcessRunner.flyrLink(f.arguments)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(f.current(), "v000002")
+        f.assertOnlyCompleteVersionsVisible()
+    }
+
     /// Killed after a while, wherever it happens to be (a debug build takes about 1.5 s on the Helsinki
     /// sample, so the delays land in reading, linking and writing; a run that finishes first must publish).
     func testARunKilledAtRandomMomentsLeavesCurrentOnACompleteVersion() throws {

@@ -58,7 +58,9 @@ struct CampaignDirectory {
         for name in names.sorted() where name.hasPrefix(".staging-") || name.hasPrefix(".trash-") || name.hasPrefix("current.tmp-") {
             if (try? fm.removeItem(atPath: path(name))) != nil { removed.append(name) }
         }
-        let published = current().flatMap(Self.versionNumber) ?? 0
+        // Only with a valid `current` can a version be known to be unpublished; without one
+        // (never published, or the link removed by hand) no complete version is touched.
+        guard let published = current().flatMap(Self.versionNumber) else { return removed }
         for v in versions() where Self.versionNumber(v)! > published {
             if discard(v) { removed.append(v) }
         }
