@@ -44,6 +44,20 @@ final class SnapshotSafetyTests: XCTestCase {
         f.assertOnlyCompleteVersionsVisible()
     }
 
+    /// A run that fails (here: a territory that now intersects nothing) leaves the campaign as it was.
+    func testAFailedRunLeavesCurrentAndNoLeftovers() throws {
+        let f = SnapshotFixture(dir: TestPaths.temporaryDirectory(self))
+        try f.write()
+        XCTAssertEqual(try ProcessRunner.flyrLink(f.arguments).status, 0)
+        try f.write(territory: (5000, 5000, 5100, 5100))
+        let r = try ProcessRunner.flyrLink(f.arguments)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("intersects no building and no address"), r.stderr)
+        XCTAssertEqual(f.current(), "v000001")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: f.campaignDir.path).sorted(), [".lock", "current", "v000001"])
+        f.assertOnlyCompleteVersionsVisible()
+    }
+
     /// The very first run killed just before `current` exists: its complete version stays (nothing
     /// proves it unpublished), the next run publishes a newer one.
     func testAFirstRunKilledBeforePublishingLeavesNoCurrent() throws {

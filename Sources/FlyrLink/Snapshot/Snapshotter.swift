@@ -72,25 +72,24 @@ public enum Snapshotter {
         let dir = CampaignDirectory(root: root, campaign: campaign)
         let campaignExisted = FileManager.default.fileExists(atPath: dir.url.path)
         var succeeded = false
-        var locked = false
         var staging: URL?
         do {
             try FileManager.default.createDirectory(at: dir.url, withIntermediateDirectories: true)
         } catch {
             throw OutputError("cannot create \(dir.url.path): \(error.localizedDescription)")
         }
+        let lock = try CampaignLock(directory: dir)
         defer {
-            if !succeeded && locked {
+            // Cleaned up while the lock is still held, then released.
+            if !succeeded {
                 if let staging { try? FileManager.default.removeItem(at: staging) }
                 if !campaignExisted, dir.versions().isEmpty {
                     try? FileManager.default.removeItem(at: dir.url)
                     if let createdRoot { try? FileManager.default.removeItem(at: createdRoot) }
                 }
             }
+            withExtendedLifetime(lock) {}
         }
-        let lock = try CampaignLock(directory: dir)
-        defer { withExtendedLifetime(lock) {} }
-        locked = true
         TestPause.point("locked")
         dir.removeLeftovers()
 
