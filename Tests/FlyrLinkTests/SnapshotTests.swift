@@ -87,6 +87,14 @@ final class SnapshotTests: XCTestCase {
         XCTAssertTrue(changed.stdout.contains("v000002 created (previous v000001)"), changed.stdout)
         XCTAssertEqual(f.current(), "v000002")
         XCTAssertEqual(try f.links("v000001").mapValues(\.id), try f.links("v000002").mapValues(\.id))
+        // The same content gives the same bytes, gzip included (the proximity link's confidence
+        // depends on --max-distance, so only the buildings are the same content here).
+        let m1 = try SnapshotManifest.load(f.version("v000001")), m2 = try SnapshotManifest.load(f.version("v000002"))
+        for name in ["buildings.geojson.gz", "units.geojson"] {
+            XCTAssertEqual(m1.files[name]?.sha256, m2.files[name]?.sha256, name)
+        }
+        XCTAssertNotEqual(m1.fingerprint, m2.fingerprint)
+        XCTAssertEqual(m2.previousVersion, "v000001")
         let diff = try f.json("v000002", "diff.json")
         XCTAssertEqual((diff["links"] as? [String: Any])?["unchanged"] as? Int, 7)
     }
