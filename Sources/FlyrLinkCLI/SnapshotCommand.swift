@@ -7,6 +7,11 @@ struct SnapshotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
         abstract: "Regenerate a campaign's snapshot (ROOT/<campaign>/<version>/, `current` switched atomically).",
+        usage: """
+        flyr-link snapshot --campaign UUID --territory SRC --buildings SRC --addresses SRC [--roads SRC] --root DIR [--keep N]
+        flyr-link snapshot PIPELINE.toml [options]
+        flyr-link snapshot diff VERSION_DIR VERSION_DIR
+        """,
         subcommands: [SnapshotBuildCommand.self, SnapshotDiffCommand.self],
         defaultSubcommand: SnapshotBuildCommand.self
     )
