@@ -39,7 +39,7 @@ let package = Package(
         .target(
             name: "FlyrLink",
             dependencies: [
-                "CGEOS", "CGDAL", "CPROJ", "GeoParquet",
+                "CGEOS", "CGDAL", "CPROJ", "CZlib", "GeoParquet",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),

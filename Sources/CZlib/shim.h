@@ -1,4 +1,1 @@
-#ifndef CZlib_SHIM_H
-#define CZlib_SHIM_H
 #include <zlib.h>
-#endif

@@ -22,7 +22,12 @@ public struct LinkOptions: Sendable, Hashable, Codable {
     /// Points this close to a footprint always keep it (an entrance drawn just off the outline).
     public var ownershipExemptDistance: Double = 4
 
+    /// Snapshots: an address keeps its previous building unless the new one is better by more than
+    /// this many metres (see StickyLinks).
+    public var stickyMargin: Double = LinkOptions.defaultStickyMargin
+
     public static let defaultMaxDistance: Double = 40
+    public static let defaultStickyMargin: Double = 2
 
     public init() {}
 }

@@ -25,8 +25,13 @@ enum ProximityMatcher {
         var unlinked: UnlinkedReason?
     }
 
-    static func decide(_ scene: MetricScene, surroundings: [AddressSurroundings], accessory: [Bool], options: LinkOptions) -> [Decision] {
-        let proposals = surroundings.map { propose($0, accessory: accessory, options: options) }
+    /// `previous`: each address's building in the previous snapshot, for sticky links (nil: none).
+    static func decide(_ scene: MetricScene, surroundings: [AddressSurroundings], accessory: [Bool], options: LinkOptions,
+                       previous: [Int?]? = nil) -> [Decision] {
+        var proposals = surroundings.map { propose($0, accessory: accessory, options: options) }
+        if let previous {
+            StickyLinks.apply(&proposals, surroundings: surroundings, previous: previous, accessory: accessory, options: options)
+        }
 
         // Who claims each building, for the ownership rule.
         var claimants: [Int: [Int]] = [:]

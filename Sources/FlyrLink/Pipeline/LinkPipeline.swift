@@ -101,7 +101,9 @@ public struct LinkPipeline {
         // match
         let decisions = stage(.match, clock) {
             let surroundings = CandidateSearch.run(scene, options: options.link, accessory: accessory, pool: pool)
-            let d = ProximityMatcher.decide(scene, surroundings: surroundings, accessory: accessory, options: options.link)
+            let previous = options.previousLinks.isEmpty ? nil
+                : StickyLinks.previousIndices(addressIDs: addresses.map(\.id), buildingIDs: buildings.map(\.id), links: options.previousLinks)
+            let d = ProximityMatcher.decide(scene, surroundings: surroundings, accessory: accessory, options: options.link, previous: previous)
             return (d, "\(d.filter { $0.link != nil }.count) of \(d.count) linked")
         }
         var links = decisions.compactMap(\.link)
