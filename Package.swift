@@ -52,7 +52,8 @@ let package = Package(
         ),
         .testTarget(
             name: "FlyrLinkTests",
-            dependencies: ["FlyrLink", "SyntheticCity"]
+            dependencies: ["FlyrLink", "SyntheticCity"],
+            exclude: ["Fixtures"]
         ),
         // The synthetic city with ground truth, and its evaluator (benchmarks/SyntheticCity).
         .target(
