@@ -79,7 +79,7 @@ enum CandidateSearch {
                 result.nearby.append(.init(building: b, distance: distance, nearestPoint: q))
                 if !accessory[b] { bestMain = min(bestMain, distance) }
             }
-            result.nearby.sort { $0.distance != $1.distance ? $0.distance < $1.distance : scene.buildingIDs[$0.building] < scene.buildingIDs[$1.building] }
+            result.nearby.sort { $0.distance != $1.distance ? $0.distance < $1.distance : Ingest.idOrder(scene.buildingIDs[$0.building], scene.buildingIDs[$1.building]) }
             // A point on the outline in its source CRS can land a hair outside after reprojection:
             // within a millimetre it is on the outline, and so covered.
             let onOutline = result.nearby.filter { $0.distance <= outlineTolerance }.map(\.building)

@@ -39,8 +39,8 @@ public struct LinkPipeline {
 
         // ingest: judge rows, bring them to lon/lat, then to the local metric frame; repair footprints.
         var (buildingsIn, addressesIn) = try stage(.ingest, clock) {
-            let b = try Ingest.buildings(buildingTable)
-            let a = try Ingest.addresses(addressTable)
+            let b = try Ingest.buildings(buildingTable, pool: pool)
+            let a = try Ingest.addresses(addressTable, pool: pool)
             return ((b, a), "\(b.items.count) buildings, \(a.items.count) addresses accepted")
         }
         var extent = BBox.empty
@@ -56,24 +56,24 @@ public struct LinkPipeline {
         var outsideBuildings = 0
         var outsideAddresses = 0
         let (buildings, footprints, addresses, points) = try stage(.ingest, clock, "metric frame") {
-            var metric = try MetricProjection.footprints(buildingsIn.items.map(\.footprint), frame: frame, pool: pool)
+            var metric = try frame.project(buildingsIn.items.map(\.footprint), pool: pool)
             var keep = [Bool](repeating: true, count: metric.count)
             for (i, outcome) in FootprintRepair.run(metric, pool: pool).enumerated() {
                 switch outcome {
                 case .valid: break
                 case .repaired(let fixed, _):
                     metric[i] = fixed
-                    buildingsIn.items[i].footprint = MetricProjection.toLonLat(fixed, frame: frame)
+                    buildingsIn.items[i].footprint = frame.toLonLat(fixed)
                     repairedCount += 1
                 case .unusable(let reason):
                     keep[i] = false
                     buildingRejects.append(Reject(layer: "buildings", sourceRow: buildingsIn.items[i].sourceRow, id: buildingsIn.items[i].id, reason: reason))
                 }
             }
-            var addressPoints = try MetricProjection.points(addressesIn.items.map(\.location), frame: frame, pool: pool)
+            var addressPoints = try frame.project(addressesIn.items.map(\.location), pool: pool)
             var keepAddress = [Bool](repeating: true, count: addressPoints.count)
             if let territory {
-                let area = try MetricProjection.footprints([territory.footprint], frame: frame, pool: pool)[0]
+                let area = try frame.project([territory.footprint], pool: pool)[0]
                 let inside = TerritoryFilter(area: area)
                 let buildingIn = inside.intersecting(metric, pool: pool)
                 for i in keep.indices where keep[i] && !buildingIn[i] { keep[i] = false; outsideBuildings += 1 }
