@@ -34,6 +34,7 @@ struct Ingest {
     /// Brings geometry from the source CRS to lon/lat on the workers.
     static func toLonLat(_ points: [Point2], table: SourceTable, pool: WorkerPool) throws(InputError) -> ([Point2], String, Bool) {
         let (_, crs, assumed) = try transformer(for: table, sample: Array(points.prefix(1000)))
+        if CRSInfo.isWGS84(crs) { return (points, crs, assumed) }  // already lon/lat: keep the exact input values
         do {
             return (try ParallelProjection.points(points, pool: pool) { () throws(ProjectionError) in
                 try CoordinateTransformer(from: crs, to: "EPSG:4326")
@@ -46,6 +47,7 @@ struct Ingest {
     static func toLonLat(_ footprints: [Footprint], table: SourceTable, pool: WorkerPool) throws(InputError) -> ([Footprint], String, Bool) {
         let sample = footprints.prefix(1000).flatMap { $0.polygons.flatMap(\.shell) }
         let (_, crs, assumed) = try transformer(for: table, sample: sample)
+        if CRSInfo.isWGS84(crs) { return (footprints, crs, assumed) }
         do {
             return (try ParallelProjection.footprints(footprints, pool: pool) { () throws(ProjectionError) in
                 try CoordinateTransformer(from: crs, to: "EPSG:4326")
