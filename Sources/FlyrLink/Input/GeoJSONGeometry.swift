@@ -1,0 +1,99 @@
+/// GeoJSON geometry objects decoded into `SourceGeometry` (members in any order, Z dropped).
+enum GeoJSONGeometry {
+    struct Invalid: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Nested coordinate arrays as written: a position, or a list of them (or of lists).
+    indirect enum Coordinates {
+        case position(Point2)
+        case list([Coordinates])
+    }
+
+    static func read(_ s: inout GeoJSONScanner) throws -> SourceGeometry? {
+        if try s.peek() == UInt8(ascii: "n") { try s.literal("null"); return nil }
+        var type: String?
+        var coordinates: Coordinates?
+        var parts: [SourceGeometry?] = []
+        guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { throw Invalid(description: "geometry object without a type") }
+        repeat {
+            let key = try s.string()
+            try s.expect(UInt8(ascii: ":"))
+            switch key {
+            case "type": type = try s.scalarText()
+            case "coordinates": coordinates = try readCoordinates(&s, depth: 0)
+            case "geometries":
+                guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { break }
+                repeat { parts.append(try read(&s)) } while try s.more(closer: UInt8(ascii: "]"))
+            default: try s.skipValue()
+            }
+        } while try s.more(closer: UInt8(ascii: "}"))
+        guard let type else { throw Invalid(description: "geometry object without a type") }
+        return try make(type, coordinates, parts)
+    }
+
+    static func readCoordinates(_ s: inout GeoJSONScanner, depth: Int) throws(GeoJSONScanner.Failure) -> Coordinates {
+        guard depth < 6 else { throw s.fail("coordinates nested too deeply") }
+        guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return .list([]) }
+        if try s.peek() == UInt8(ascii: "[") {
+            var items: [Coordinates] = []
+            repeat { items.append(try readCoordinates(&s, depth: depth + 1)) } while try s.more(closer: UInt8(ascii: "]"))
+            return .list(items)
+        }
+        let x = try s.number()
+        guard try s.more(closer: UInt8(ascii: "]")) else { throw s.fail("a position needs at least two numbers") }
+        let y = try s.number()
+        while try s.more(closer: UInt8(ascii: "]")) { _ = try s.number() }  // Z, M
+        return .position(Point2(x: x, y: y))
+    }
+
+    static func make(_ type: String, _ c: Coordinates?, _ parts: [SourceGeometry?]) throws -> SourceGeometry {
+        func list(_ c: Coordinates?) throws -> [Coordinates] {
+            switch c {
+            case .list(let items)?: return items
+            case nil: return []
+            case .position?: throw Invalid(description: "\(type) coordinates must be an array of arrays")
+            }
+        }
+        func position(_ c: Coordinates) throws -> Point2 {
+            guard case .position(let p) = c else { throw Invalid(description: "\(type): expected a position") }
+            return p
+        }
+        func polygon(_ c: Coordinates) throws -> Polygon? {
+            let rings = try list(c).map { try list($0).map(position) }
+            return rings.isEmpty ? nil : Polygon(rings: rings)
+        }
+        switch type {
+        case "Point":
+            if case .position(let p)? = c { return .point(p) }
+            return .empty("Point")
+        case "MultiPoint":
+            let pts = try list(c).map(position)
+            return pts.isEmpty ? .empty("MultiPoint") : .multiPoint(pts)
+        case "Polygon":
+            return try polygon(c ?? .list([])).map { .polygons([$0]) } ?? .empty("Polygon")
+        case "MultiPolygon":
+            let polys = try list(c).compactMap(polygon)
+            return polys.isEmpty ? .empty("MultiPolygon") : .polygons(polys)
+        case "LineString", "MultiLineString":
+            return .other(type)
+        case "GeometryCollection":
+            var points: [Point2] = [], polygons: [Polygon] = [], others = false
+            for part in parts {
+                switch part {
+                case .point(let p)?: points.append(p)
+                case .multiPoint(let ps)?: points += ps
+                case .polygons(let ps)?: polygons += ps
+                case .empty?, nil: break
+                default: others = true
+                }
+            }
+            if others || (!points.isEmpty && !polygons.isEmpty) { return .other(type) }
+            if !polygons.isEmpty { return .polygons(polygons) }
+            if !points.isEmpty { return .multiPoint(points) }
+            return .empty(type)
+        default:
+            throw Invalid(description: "unknown geometry type \(type)")
+        }
+    }
+}

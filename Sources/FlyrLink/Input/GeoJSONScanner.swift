@@ -1,0 +1,173 @@
+import Foundation
+
+/// A byte-level JSON scanner over a memory-mapped GeoJSON file: strings, numbers kept as their
+/// literal text, skipping of values it is not asked for. Errors name the byte offset.
+struct GeoJSONScanner {
+    struct Failure: Error, CustomStringConvertible {
+        let offset: Int
+        let what: String
+        var description: String { "invalid JSON at byte \(offset): \(what)" }
+    }
+
+    let bytes: UnsafeRawBufferPointer
+    var i = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    var atEnd: Bool { i >= bytes.count }
+
+    func fail(_ what: String) -> Failure { Failure(offset: i, what: what) }
+
+    mutating func skipSpace() {
+        while i < bytes.count {
+            let c = bytes[i]
+            // JSON whitespace, plus the record separator of GeoJSON text sequences (RFC 8142).
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 || c == 0x1E { i += 1 } else { return }
+        }
+    }
+
+    mutating func peek() throws(Failure) -> UInt8 {
+        skipSpace()
+        guard i < bytes.count else { throw fail("unexpected end of file") }
+        return bytes[i]
+    }
+
+    mutating func expect(_ c: UInt8) throws(Failure) {
+        guard try peek() == c else { throw fail("expected '\(Character(UnicodeScalar(c)))'") }
+        i += 1
+    }
+
+    /// After a member or element: true when another follows (a comma was read), false at the closer.
+    mutating func more(closer: UInt8) throws(Failure) -> Bool {
+        let c = try peek()
+        if c == UInt8(ascii: ",") { i += 1; return true }
+        if c == closer { i += 1; return false }
+        throw fail("expected ',' or '\(Character(UnicodeScalar(closer)))'")
+    }
+
+    /// Starts an object or array; false when it is empty (and already closed).
+    mutating func open(_ opener: UInt8, _ closer: UInt8) throws(Failure) -> Bool {
+        try expect(opener)
+        if try peek() == closer { i += 1; return false }
+        return true
+    }
+
+    mutating func string() throws(Failure) -> String {
+        try expect(UInt8(ascii: "\""))
+        let start = i
+        var escaped = false
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\\") { escaped = true; i += 2; continue }
+            if c == UInt8(ascii: "\"") {
+                let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<i])
+                i += 1
+                return escaped ? try unescape(raw, at: start) : String(decoding: raw, as: UTF8.self)
+            }
+            i += 1
+        }
+        throw fail("unterminated string")
+    }
+
+    private func unescape(_ raw: UnsafeRawBufferPointer, at start: Int) throws(Failure) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var k = 0
+        var pendingHigh: UInt32?
+        while k < raw.count {
+            let c = raw[k]
+            guard c == UInt8(ascii: "\\"), k + 1 < raw.count else { out.append(c); k += 1; continue }
+            let e = raw[k + 1]
+            k += 2
+            switch e {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "u"):
+                guard k + 4 <= raw.count, let v = UInt32(String(decoding: UnsafeRawBufferPointer(rebasing: raw[k..<(k + 4)]), as: UTF8.self), radix: 16) else {
+                    throw Failure(offset: start + k, what: "bad \\u escape")
+                }
+                k += 4
+                var scalar: UInt32 = v
+                if (0xD800..<0xDC00).contains(v) { pendingHigh = v; continue }
+                if (0xDC00..<0xE000).contains(v), let high = pendingHigh {
+                    scalar = 0x10000 + ((high - 0xD800) << 10) + (v - 0xDC00)
+                }
+                pendingHigh = nil
+                out += Array(String(Character(UnicodeScalar(scalar) ?? "\u{FFFD}")).utf8)
+            default: out.append(e)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A number's literal text (as written in the file).
+    mutating func numberText() throws(Failure) -> String {
+        _ = try peek()
+        let start = i
+        while i < bytes.count {
+            let c = bytes[i]
+            if (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
+                || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { i += 1 } else { break }
+        }
+        guard i > start else { throw fail("expected a number") }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+    }
+
+    mutating func number() throws(Failure) -> Double {
+        _ = try peek()
+        let start = i
+        while i < bytes.count {
+            let c = bytes[i]
+            if (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
+                || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { i += 1 } else { break }
+        }
+        let n = i - start
+        guard n > 0, n < 64 else { throw fail("expected a number") }
+        // strtod needs a terminated buffer; numbers are short.
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: n + 1) { buf in
+            for k in 0..<n { buf[k] = CChar(bitPattern: bytes[start + k]) }
+            buf[n] = 0
+            return strtod(buf.baseAddress!, nil)
+        }
+    }
+
+    /// A scalar as text (string, number literal, true/false), nil for null; nested values are skipped and give nil.
+    mutating func scalarText() throws(Failure) -> String? {
+        switch try peek() {
+        case UInt8(ascii: "\""): return try string()
+        case UInt8(ascii: "n"): try literal("null"); return nil
+        case UInt8(ascii: "t"): try literal("true"); return "true"
+        case UInt8(ascii: "f"): try literal("false"); return "false"
+        case UInt8(ascii: "{"), UInt8(ascii: "["): try skipValue(); return nil
+        default: return try numberText()
+        }
+    }
+
+    mutating func literal(_ word: StaticString) throws(Failure) {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= bytes.count else { throw fail("unexpected end of file") }
+        for k in 0..<n where bytes[i + k] != word.utf8Start[k] { throw fail("expected \(word)") }
+        i += n
+    }
+
+    /// Skips any value, nesting included.
+    mutating func skipValue() throws(Failure) {
+        switch try peek() {
+        case UInt8(ascii: "\""): _ = try string()
+        case UInt8(ascii: "{"):
+            guard try open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
+            repeat {
+                _ = try string()
+                try expect(UInt8(ascii: ":"))
+                try skipValue()
+            } while try more(closer: UInt8(ascii: "}"))
+        case UInt8(ascii: "["):
+            guard try open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return }
+            repeat { try skipValue() } while try more(closer: UInt8(ascii: "]"))
+        default: _ = try scalarText()
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// flyr-link's own streaming reader for GeoJSON FeatureCollections and GeoJSON text sequences:
+/// GDAL's GeoJSON driver builds every feature as an OGR object and reads a few MB/s, which makes
+/// it the slowest part of a large run. This reader scans the memory-mapped file once, keeps only
+/// the properties the field mapping asks for and decodes geometry straight into `SourceGeometry`.
+/// It gives the same records as GDAL (a test compares them); anything it does not handle — a
+/// named layer, a remote or compressed path — goes to GDAL.
+enum GeoJSONSourceReader {
+    static func handles(_ spec: SourceSpec) -> Bool {
+        let lower = spec.location.lowercased()
+        let ext = [".geojson", ".json", ".geojsonl", ".geojsons", ".geojsonseq"].contains { lower.hasSuffix($0) }
+        return ext && spec.layer == nil && !spec.location.hasPrefix("/vsi") && FileManager.default.fileExists(atPath: spec.location)
+    }
+
+    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping) throws(InputError) -> SourceTable {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: spec.location), options: .alwaysMapped)
+        } catch {
+            throw InputError("\(role.rawValue): cannot read \(spec.location): \(error.localizedDescription)")
+        }
+        let fields = mapping.candidates(for: role)
+        var state = ReadState(fields: fields)
+        let result: Result<Void, GeoJSONScanner.Failure> = data.withUnsafeBytes { raw in
+            var scanner = GeoJSONScanner(raw)
+            return Result { () throws(GeoJSONScanner.Failure) in
+                try readTopLevel(&scanner, &state)
+            }
+        }
+        if case .failure(let failure) = result {
+            throw InputError("\(role.rawValue): \(spec.location): \(failure.description)")
+        }
+        var resolved: [String: String] = [:]
+        for (f, field) in fields.enumerated() {
+            if field.overridden && !state.keySeen[f] {
+                throw InputError("\(role.rawValue): field '\(field.names[0])' (for \(field.canonical)) not found in \(spec.location)")
+            }
+            if let best = state.hits[f].indices.max(by: { state.hits[f][$0] < state.hits[f][$1] || (state.hits[f][$0] == state.hits[f][$1] && $0 > $1) }),
+               state.hits[f][best] > 0 {
+                resolved[field.canonical] = best < field.names.count ? field.names[best] : "id (feature member)"
+            }
+        }
+        return SourceTable(spec: spec, role: role, reader: "flyr-link GeoJSON reader", layerName: layerName(spec.location),
+                           crsDefinition: state.crs ?? "OGC:CRS84", resolvedFields: resolved, attributeFilter: nil, records: state.records)
+    }
+
+    static func layerName(_ path: String) -> String {
+        var name = URL(fileURLWithPath: path).lastPathComponent
+        if let dot = name.firstIndex(of: ".") { name = String(name[..<dot]) }
+        return name
+    }
+
+    /// What reading accumulates: records, the CRS member, and which source name fed each field.
+    struct ReadState {
+        var fields: [(canonical: String, names: [String], overridden: Bool)]
+        /// Property name (as written, then lowercased) → (field, candidate rank).
+        var wanted: [String: [(field: Int, rank: Int)]] = [:]
+        var records: [SourceTable.Record] = []
+        var crs: String?
+        var hits: [[Int]]
+        var keySeen: [Bool]
+
+        init(fields: [(canonical: String, names: [String], overridden: Bool)]) {
+            self.fields = fields
+            hits = fields.map { [Int](repeating: 0, count: $0.names.count + 1) }
+            keySeen = [Bool](repeating: false, count: fields.count)
+            for (f, field) in fields.enumerated() {
+                for (rank, name) in field.names.enumerated() { wanted[name.lowercased(), default: []].append((f, rank)) }
+            }
+        }
+
+        func lookup(_ key: String) -> [(field: Int, rank: Int)]? {
+            wanted[key] ?? wanted[key.lowercased()]
+        }
+    }
+
+    /// Top-level values until the end: FeatureCollections, or Features one after another (GeoJSONSeq).
+    static func readTopLevel(_ s: inout GeoJSONScanner, _ state: inout ReadState) throws(GeoJSONScanner.Failure) {
+        s.skipSpace()
+        guard !s.atEnd else { throw s.fail("empty file") }
+        while true {
+            s.skipSpace()
+            if s.atEnd { return }
+            try readObject(&s, &state, topLevel: true)
+        }
+    }
+
+    /// A FeatureCollection or a Feature, members in any order.
+    static func readObject(_ s: inout GeoJSONScanner, _ state: inout ReadState, topLevel: Bool) throws(GeoJSONScanner.Failure) {
+        var featureID: String?
+        var props: [(rank: Int, value: String?)?] = Array(repeating: nil, count: state.fields.count)
+        var geometry: SourceGeometry?
+        var geometryError: String?
+        var isFeature = false
+        guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
+        repeat {
+            let key = try s.string()
+            try s.expect(UInt8(ascii: ":"))
+            switch key {
+            case "type":
+                isFeature = try s.scalarText() == "Feature" || isFeature
+            case "features" where topLevel:
+                guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { break }
+                repeat { try readObject(&s, &state, topLevel: false) } while try s.more(closer: UInt8(ascii: "]"))
+            case "crs" where topLevel:
+                state.crs = try crsName(&s)
+            case "id":
+                featureID = try s.scalarText()
+            case "properties":
+                try readProperties(&s, &state, into: &props)
+            case "geometry":
+                do {
+                    geometry = try GeoJSONGeometry.read(&s)
+                } catch let e as GeoJSONGeometry.Invalid {
+                    geometryError = e.description
+                } catch let e as GeoJSONScanner.Failure {
+                    throw e
+                } catch {
+                    throw s.fail("\(error)")
+                }
+            default:
+                try s.skipValue()
+            }
+        } while try s.more(closer: UInt8(ascii: "}"))
+        guard isFeature else { return }
+        var values: [String?] = []
+        values.reserveCapacity(state.fields.count)
+        for f in state.fields.indices {
+            if let p = props[f], let v = p.value {
+                state.hits[f][p.rank] += 1
+                values.append(v)
+            } else if state.fields[f].canonical == "id" && !state.fields[f].overridden, let fid = featureID, !fid.isEmpty {
+                state.hits[f][state.fields[f].names.count] += 1
+                values.append(fid)
+            } else {
+                values.append(nil)
+            }
+        }
+        var record = SourceTable.Record(ordinal: state.records.count + 1, values: values, wkb: nil)
+        record.geometry = geometry
+        record.geometryError = geometryError
+        state.records.append(record)
+    }
+
+    /// The wanted properties: for each field the best-ranked candidate with a non-empty value.
+    static func readProperties(_ s: inout GeoJSONScanner, _ state: inout ReadState,
+                               into props: inout [(rank: Int, value: String?)?]) throws(GeoJSONScanner.Failure) {
+        if try s.peek() == UInt8(ascii: "n") { try s.literal("null"); return }
+        guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
+        repeat {
+            let key = try s.string()
+            try s.expect(UInt8(ascii: ":"))
+            guard let targets = state.lookup(key) else { try s.skipValue(); continue }
+            let value = try s.scalarText()
+            for (f, rank) in targets {
+                state.keySeen[f] = true
+                guard let value, !value.isEmpty else { continue }
+                if let current = props[f], current.rank <= rank { continue }
+                props[f] = (rank, value)
+            }
+        } while try s.more(closer: UInt8(ascii: "}"))
+    }
+
+    /// `"crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::25832"}}` (or the old `EPSG` type with a code).
+    static func crsName(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> String? {
+        if try s.peek() == UInt8(ascii: "n") { try s.literal("null"); return nil }
+        var name: String?
+        guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return nil }
+        repeat {
+            let key = try s.string()
+            try s.expect(UInt8(ascii: ":"))
+            if key == "properties", try s.peek() == UInt8(ascii: "{") {
+                guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { continue }
+                repeat {
+                    let k = try s.string()
+                    try s.expect(UInt8(ascii: ":"))
+                    let v = try s.scalarText()
+                    if k == "name" { name = v } else if k == "code", let v { name = "EPSG:\(v)" }
+                } while try s.more(closer: UInt8(ascii: "}"))
+            } else {
+                try s.skipValue()
+            }
+        } while try s.more(closer: UInt8(ascii: "}"))
+        return name
+    }
+}
