@@ -16,12 +16,15 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CGDAL", pkgConfig: "gdal", providers: [.apt(["libgdal-dev"])]),
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(
             name: "FlyrLink",
             dependencies: [
-                "CGEOS", "CGDAL", "CPROJ",
+                "CGEOS", "CGDAL", "CPROJ", "CLibPQ",
                 .product(name: "TOMLKit", package: "TOMLKit"),
-            ]
+            ],
+            // The .sql files are the source of truth; Postgres/PGMigrationSQL.swift embeds them (scripts/gen-migrations.sh).
+            exclude: ["Postgres/Migrations"]
         ),
         .executableTarget(
             name: "FlyrLinkCLI",
