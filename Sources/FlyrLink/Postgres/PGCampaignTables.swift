@@ -71,10 +71,10 @@ enum PGCampaignTables {
                 SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull,
                        a.atthasdef OR a.attidentity <> '' OR a.attgenerated <> ''
                 FROM pg_attribute a
-                WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped
+                WHERE a.attrelid = to_regclass(format('%I.%I', current_schema(), $1::text)) AND a.attnum > 0 AND NOT a.attisdropped
                 """, [table.name])
             guard !rows.isEmpty else {
-                throw PostgresError(.incompatibleSchema, "table \(table.name) is missing after the migrations (is another schema first in search_path?)")
+                throw PostgresError(.incompatibleSchema, "table \(table.name) is missing from schema \(try db.scalar("SELECT current_schema()") ?? "?") after the migrations")
             }
             var existing: [String: (type: String, notNull: Bool, hasDefault: Bool)] = [:]
             for r in rows {

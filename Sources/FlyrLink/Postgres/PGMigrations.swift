@@ -10,8 +10,10 @@ enum PGMigrations {
     static func apply(on db: PGConnection, migrations: [(version: String, sql: String)] = PGMigrationSQL.all) throws(PostgresError) -> [String] {
         // Two runs migrating at once would race on CREATE TABLE: one waits for the other's commit.
         try db.execute("SELECT pg_advisory_xact_lock(hashtext('flyr-link schema migrations'))")
-        // Checked before CREATE: a role without CREATE rights can still write to an up-to-date schema.
-        if try db.scalar("SELECT to_regclass($1) IS NULL", [table]) == "t" {
+        // Everything lives in current_schema(), the first schema of search_path: a table of the same
+        // name further down the path (e.g. in public) is not ours. Checked before CREATE, so a role
+        // without CREATE rights can still write to an up-to-date schema.
+        if try db.scalar("SELECT to_regclass(format('%I.%I', current_schema(), $1::text)) IS NULL", [table]) == "t" {
             try db.execute("""
                 CREATE TABLE \(table) (
                     version text PRIMARY KEY,
