@@ -176,6 +176,28 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(try TestDatabase.query(db, "SELECT count(*) FROM ref_buildings_gold").first?.first, String(second.buildings.count))
     }
 
+    func testConcurrentWritersOnAFreshDatabaseAllSucceed() throws {
+        let (db, _) = try TestDatabase.isolatedSchema(self)
+        // Two runs of campaign A and one of B, sharing every building, started together on empty
+        // schema: the migrations, the shared-building upserts and campaign A's rows must not collide.
+        let runs = [try helsinki(campaign: Self.campaignA, out: db, maxDistance: 0),
+                    try helsinki(campaign: Self.campaignA, out: db),
+                    try helsinki(campaign: Self.campaignB, out: db, maxDistance: 5)]
+        // Twice: on the fresh schema (concurrent migrations), then on the migrated one (no migration lock).
+        for round in 1...2 {
+            let errors = ErrorList()
+            DispatchQueue.concurrentPerform(iterations: runs.count) { i in
+                do { _ = try PGCampaignWriter.write(runs[i], conninfo: db) } catch { errors.append("round \(round), run \(i): \(error)") }
+            }
+            XCTAssertEqual(errors.all, [])
+            let a = try state(db, Self.campaignA, rpc: false)
+            XCTAssertTrue([Self.expectedState(runs[0], features: 0), Self.expectedState(runs[1], features: 0)].contains(a),
+                          "campaign A holds one whole run, not a mix: \(a)")
+            XCTAssertEqual(try state(db, Self.campaignB, rpc: false), Self.expectedState(runs[2], features: 0))
+            XCTAssertEqual(try TestDatabase.query(db, "SELECT count(*) FROM ref_buildings_gold").first?.first, String(runs[0].buildings.count))
+        }
+    }
+
     // MARK: errors: one clear line, nothing half-written
 
     func testConnectionErrorIsOneLine() throws {
@@ -304,6 +326,13 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.contains("no layer '\(schema).no_such_table'"), r.stderr)
     }
+}
+
+final class ErrorList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func append(_ s: String) { lock.withLock { items.append(s) } }
+    var all: [String] { lock.withLock { items } }
 }
 
 /// Polls a campaign's state on its own connection, on its own thread, until stopped.
