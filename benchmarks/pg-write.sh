@@ -12,7 +12,8 @@
 #   files       --out DIR (all seven files, renamed into place)
 #   db-fresh    --out postgresql://… into empty tables
 #   db-rerun    the same campaign again: DELETE its rows and COPY them anew, one transaction
-# and prints wall times, the ratio to the file run, and the table sizes.
+# and prints wall times, the ratio to the file run, the table sizes, the RPC's time, and whether the
+# RPC's FeatureCollection equals the file run's features.geojson (benchmarks/compare-features.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000000}
@@ -66,3 +67,10 @@ printf '%-10s %8s %8s\n' files "$files" 1.00
 printf '%-10s %8s %8s\n' db-fresh "$fresh" "$(awk -v a="$fresh" -v b="$files" 'BEGIN { printf "%.2f", a / b }')"
 printf '%-10s %8s %8s\n' db-rerun "$rerun" "$(awk -v a="$rerun" -v b="$files" 'BEGIN { printf "%.2f", a / b }')"
 echo "tables: $sizes"
+# The same campaign through the RPC: its time, and equality with the file run's features.geojson.
+t0=$(date +%s.%N)
+psql -X -At "$db" -c "SELECT json_array_elements(rpc_get_campaign_full_features('$campaign') -> 'features')" >"$work/rpc-$n.lines"
+t1=$(date +%s.%N)
+echo "rpc_get_campaign_full_features: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s"
+python3 benchmarks/compare-features.py "$work/rpc-$n.lines" "$work/out-$n/features.geojson"
+rm -f "$work/rpc-$n.lines"

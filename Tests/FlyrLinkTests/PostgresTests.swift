@@ -260,6 +260,37 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(try state(db, Self.campaignA, rpc: false), before)
     }
 
+    func testAnExistingAppTableIsCompletedAndItsOwnColumnsKept() throws {
+        let (db, _) = try TestDatabase.isolatedSchema(self)
+        // An app's campaign_addresses with columns of its own and few of ours.
+        try TestDatabase.query(db, """
+            CREATE TABLE campaign_addresses (
+                id text NOT NULL, campaign_id uuid NOT NULL, house_number text, geom geometry(Point, 4326),
+                scans integer NOT NULL DEFAULT 0, qr_code_base64 text, PRIMARY KEY (campaign_id, id))
+            """)
+        let dir = TestPaths.temporaryDirectory(self).appendingPathComponent("out")
+        var run = try helsinki(campaign: Self.campaignA, out: db)
+        try RunWriter.write(run)
+        // Its columns keep their defaults; ours were added and filled.
+        let withStreet = run.addresses.filter { $0.streetName != nil }.count
+        XCTAssertGreaterThan(withStreet, 1000)
+        XCTAssertEqual(try TestDatabase.query(db, "SELECT count(*), sum(scans), count(street_name), count(qr_code_base64) FROM campaign_addresses").first,
+                       ["1377", "0", String(withStreet), "0"])
+        run.options.outputDirectory = dir.path
+        try RunWriter.write(run)
+        FeatureComparison.assertSame(try rpcFeatures(db, Self.campaignA),
+                                     try OutputFiles.geojson(dir.appendingPathComponent("features.geojson").path))
+
+        // A NOT NULL column without a default that flyr-link cannot fill: one line, nothing written.
+        try TestDatabase.query(db, "ALTER TABLE campaign_addresses ADD COLUMN owner_id uuid NOT NULL DEFAULT gen_random_uuid()")
+        try TestDatabase.query(db, "ALTER TABLE campaign_addresses ALTER COLUMN owner_id DROP DEFAULT")
+        let before = try state(db, Self.campaignA)
+        XCTAssertThrowsError(try PGCampaignWriter.write(run, conninfo: db)) { error in
+            XCTAssertEqual("\(error)", "table campaign_addresses has column owner_id NOT NULL without a default, which flyr-link does not write")
+        }
+        XCTAssertEqual(try state(db, Self.campaignA), before)
+    }
+
     func testAFailureInTheLastCopyRollsBackTheWholeWrite() throws {
         let (db, _) = try TestDatabase.isolatedSchema(self)
         let first = try helsinki(campaign: Self.campaignA, out: db, maxDistance: 0)

@@ -57,7 +57,7 @@ public enum PGCampaignWriter {
 
         let campaign = run.campaignID
         // One writer per campaign at a time: a second one waits here and then deletes what the first committed.
-        try db.execute("SELECT pg_advisory_xact_lock(hashtext('flyr-link campaign ' || $1))", [campaign])
+        try db.execute("SELECT pg_advisory_xact_lock(hashtext('flyr-link campaign ' || current_schema() || ' ' || $1))", [campaign])
         try step("deleting the campaign's previous rows") { () throws(PostgresError) in
             for table in [PGCampaignTables.links, PGCampaignTables.units, PGCampaignTables.addresses, PGCampaignTables.campaignBuildings] {
                 try db.execute("DELETE FROM \(table.name) WHERE campaign_id = $1", [campaign])

@@ -12,7 +12,7 @@ enum PGMigrations {
         if try applied(on: db).isSuperset(of: migrations.map(\.version)) { return [] }
         // Two runs migrating at once would race on CREATE TABLE: one waits for the other's commit
         // (the lock is held to the end of the transaction), then finds the migrations applied.
-        try db.execute("SELECT pg_advisory_xact_lock(hashtext('flyr-link schema migrations'))")
+        try db.execute("SELECT pg_advisory_xact_lock(hashtext('flyr-link schema migrations ' || current_schema()))")
         if try tableIsMissing(on: db) {
             try db.execute("""
                 CREATE TABLE \(table) (
