@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "flyr-link", targets: ["FlyrLinkCLI"]),
         .library(name: "FlyrLink", targets: ["FlyrLink"]),
+        .executable(name: "flyr-synth", targets: ["flyr-synth"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -17,10 +18,29 @@ let package = Package(
         .systemLibrary(name: "CGDAL", pkgConfig: "gdal", providers: [.apt(["libgdal-dev"])]),
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // Parquet page codecs, for the project's own GeoParquet reader.
+        .systemLibrary(name: "CSnappy", path: "Sources/CSnappy", providers: [.apt(["libsnappy-dev"])]),
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", path: "Sources/CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CLZ4", path: "Sources/CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        .target(
+            name: "GeoParquet",
+            dependencies: ["CSnappy", "CZstd", "CZlib", "CBrotli", "CLZ4"]
+        ),
+        .executableTarget(
+            name: "geoparquet-bench",
+            dependencies: ["GeoParquet"]
+        ),
+        .testTarget(
+            name: "GeoParquetTests",
+            dependencies: ["GeoParquet"],
+            exclude: ["Fixtures"]
+        ),
         .target(
             name: "FlyrLink",
             dependencies: [
-                "CGEOS", "CGDAL", "CPROJ", "CLibPQ",
+                "CGEOS", "CGDAL", "CPROJ", "CLibPQ", "CZlib", "GeoParquet",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             // The .sql files are the source of truth; Postgres/PGMigrationSQL.swift embeds them (scripts/gen-migrations.sh).
@@ -35,7 +55,26 @@ let package = Package(
         ),
         .testTarget(
             name: "FlyrLinkTests",
-            dependencies: ["FlyrLink"]
+            dependencies: ["FlyrLink", "SyntheticCity"],
+            exclude: ["Fixtures"]
+        ),
+        // The synthetic city with ground truth, and its evaluator (benchmarks/SyntheticCity).
+        .target(
+            name: "SyntheticCity",
+            path: "benchmarks/SyntheticCity/Sources/SyntheticCity"
+        ),
+        .executableTarget(
+            name: "flyr-synth",
+            dependencies: [
+                "SyntheticCity",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "benchmarks/SyntheticCity/Sources/flyr-synth"
+        ),
+        .testTarget(
+            name: "SyntheticCityTests",
+            dependencies: ["SyntheticCity"],
+            path: "benchmarks/SyntheticCity/Tests/SyntheticCityTests"
         ),
     ]
 )

@@ -36,12 +36,18 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Linking strategy: flyr, or naive (containment then nearest, the baseline).", visibility: .hidden))
     var matcher: String?
 
+    @Option(help: "GeoParquet reader: auto (GDAL's Parquet driver when present), gdal, or flyr (the project's own).")
+    var parquetReader: String?
+
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
     func validate() throws {
         if let units, RunOptions.UnitsMode(rawValue: units) == nil { throw ValidationError("--units must be split or none") }
         if let only, only != "links" && only != "all" { throw ValidationError("--only takes links") }
+        if let parquetReader, RunOptions.ParquetReader(rawValue: parquetReader) == nil {
+            throw ValidationError("--parquet-reader must be auto, gdal or flyr")
+        }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let maxDistance, !(maxDistance >= 0) { throw ValidationError("--max-distance must be ≥ 0 metres") }
     }
@@ -57,6 +63,7 @@ struct RunCommand: ParsableCommand {
             flags.threads = threads
             flags.only = only
             flags.matcher = matcher
+            flags.parquetReader = parquetReader
             let settings = try pipeline.map { p throws(InputError) in flags.merged(over: try PipelineFile.load(p)) } ?? flags
             let options = try settings.options()
             let progress = ProgressRenderer(enabled: !quiet && ProgressRenderer.stderrIsTerminal)

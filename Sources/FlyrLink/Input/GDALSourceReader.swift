@@ -114,11 +114,7 @@ enum GDALSourceReader {
                     }
                     values.append(value)
                 }
-                var record = SourceTable.Record(ordinal: feature.ordinal, values: values, geometry: nil, geometryError: nil)
-                if let wkb = feature.wkb() {
-                    do { record.geometry = try WKBReader.read(wkb) } catch let error as WKBReader.Failure { record.geometryError = error.description } catch { record.geometryError = "\(error)" }
-                }
-                records.append(record)
+                records.append(SourceTable.Record(ordinal: feature.ordinal, values: values, wkb: feature.wkb()))
             }
         } catch let error as GDALError {
             throw InputError("\(role.rawValue): \(error.message)")

@@ -9,6 +9,13 @@ struct SourceTable: Sendable {
         var geometry: SourceGeometry?
         /// Set when the geometry could not be decoded.
         var geometryError: String?
+
+        init(ordinal: Int, values: [String?], wkb: [UInt8]?) {
+            self.ordinal = ordinal
+            self.values = values
+            guard let wkb else { return }
+            do { geometry = try WKBReader.read(wkb) } catch { geometryError = "\(error)" }
+        }
     }
 
     var spec: SourceSpec
@@ -22,4 +29,15 @@ struct SourceTable: Sendable {
     var resolvedFields: [String: String]
     var attributeFilter: String?
     var records: [Record]
+    /// For GeoParquet read by the project's reader: what spatial pruning skipped.
+    var parquet: ParquetReadReport?
+}
+
+/// What the GeoParquet reader read of a file, for report.json.
+public struct ParquetReadReport: Sendable, Codable, Equatable {
+    public var rowGroupsTotal: Int
+    public var rowGroupsRead: Int
+    public var bytesRead: Int
+    public var rowsInFile: Int
+    public var rowsSkippedByBBox: Int
 }

@@ -17,6 +17,9 @@ struct AddressSurroundings: Sendable {
 }
 
 enum CandidateSearch {
+    /// Metres: coordinate noise, not distance.
+    static let outlineTolerance = 0.001
+
     /// Looks at every address, in spatially sorted chunks so neighbouring addresses reuse the
     /// prepared footprints of their worker.
     static func run(_ scene: MetricScene, options: LinkOptions, accessory: [Bool], pool: WorkerPool) -> [AddressSurroundings] {
@@ -76,7 +79,14 @@ enum CandidateSearch {
                 result.nearby.append(.init(building: b, distance: distance, nearestPoint: q))
                 if !accessory[b] { bestMain = min(bestMain, distance) }
             }
-            result.nearby.sort { $0.distance != $1.distance ? $0.distance < $1.distance : scene.buildingIDs[$0.building] < scene.buildingIDs[$1.building] }
+            result.nearby.sort { $0.distance != $1.distance ? $0.distance < $1.distance : Ingest.idOrder(scene.buildingIDs[$0.building], scene.buildingIDs[$1.building]) }
+            // A point on the outline in its source CRS can land a hair outside after reprojection:
+            // within a millimetre it is on the outline, and so covered.
+            let onOutline = result.nearby.filter { $0.distance <= outlineTolerance }.map(\.building)
+            if !onOutline.isEmpty {
+                result.covering = onOutline.sorted(by: scene.smallerFirst)
+                result.nearby = []
+            }
         } catch {
             result.failure = error.description
         }

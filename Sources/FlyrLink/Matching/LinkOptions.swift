@@ -18,11 +18,16 @@ public struct LinkOptions: Sendable, Hashable, Codable {
     /// An address loses its proximity link when another address (a different house number) linked
     /// to the same building lies closer to the spot it would link to than this fraction of its own
     /// distance: the building is clearly that other address's house (a vacant lot beside it).
-    public var ownershipRatio: Double = 0.6
+    public var ownershipRatio: Double = 0.7
     /// Points this close to a footprint always keep it (an entrance drawn just off the outline).
-    public var ownershipExemptDistance: Double = 2.5
+    public var ownershipExemptDistance: Double = 4
+
+    /// Snapshots: an address keeps its previous building unless the new one is better by more than
+    /// this many metres (see StickyLinks).
+    public var stickyMargin: Double = LinkOptions.defaultStickyMargin
 
     public static let defaultMaxDistance: Double = 40
+    public static let defaultStickyMargin: Double = 2
 
     public init() {}
 }

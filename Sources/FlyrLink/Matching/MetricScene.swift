@@ -22,7 +22,7 @@ struct MetricScene: Sendable {
 
     /// Smaller area first, then id: the deterministic choice among overlapping footprints.
     func smallerFirst(_ a: Int, _ b: Int) -> Bool {
-        areas[a] != areas[b] ? areas[a] < areas[b] : buildingIDs[a] < buildingIDs[b]
+        areas[a] != areas[b] ? areas[a] < areas[b] : Ingest.idOrder(buildingIDs[a], buildingIDs[b])
     }
 }
 

@@ -25,8 +25,13 @@ enum ProximityMatcher {
         var unlinked: UnlinkedReason?
     }
 
-    static func decide(_ scene: MetricScene, surroundings: [AddressSurroundings], accessory: [Bool], options: LinkOptions) -> [Decision] {
-        let proposals = surroundings.map { propose($0, accessory: accessory, options: options) }
+    /// `previous`: each address's building in the previous snapshot, for sticky links (nil: none).
+    static func decide(_ scene: MetricScene, surroundings: [AddressSurroundings], accessory: [Bool], options: LinkOptions,
+                       previous: [Int?]? = nil) -> [Decision] {
+        var proposals = surroundings.map { propose($0, accessory: accessory, options: options) }
+        if let previous {
+            StickyLinks.apply(&proposals, surroundings: surroundings, previous: previous, accessory: accessory, options: options)
+        }
 
         // Who claims each building, for the ownership rule.
         var claimants: [Int: [Int]] = [:]
@@ -39,9 +44,9 @@ enum ProximityMatcher {
             guard let proposal else { return Decision(link: nil, unlinked: .nothingWithinReach) }
             var rival: Double?
             if proposal.method == .proximity, options.strategy == .flyr {
-                rival = closestRival(a, proposal, claimants: claimants[proposal.building] ?? [], scene: scene)
-                if let r = rival, proposal.distance > options.ownershipExemptDistance,
-                   r < options.ownershipRatio * proposal.distance {
+                let rivals = OwnershipRule.rivals(of: a, claimants: claimants[proposal.building] ?? [], scene: scene)
+                rival = rivals.map { scene.addressPoints[$0].distance(to: proposal.nearestPoint) }.min()
+                if OwnershipRule.belongsToAnother(a, proposal, rivals: rivals, proposals: proposals, scene: scene, options: options) {
                     return Decision(link: nil, unlinked: .ownedByAnotherAddress)
                 }
             }
@@ -70,17 +75,4 @@ enum ProximityMatcher {
                         nearestPoint: chosen.nearestPoint, alternativeDistance: alternative?.distance, coveringCount: 0)
     }
 
-    /// The distance from the spot `a` would link to, to the nearest other address claiming the same
-    /// building with a different house (street and number).
-    static func closestRival(_ a: Int, _ proposal: Proposal, claimants: [Int], scene: MetricScene) -> Double? {
-        let key = scene.addressKeys[a]
-        var best: Double?
-        for b in claimants where b != a {
-            let other = scene.addressKeys[b]
-            if key != nil && other == key { continue }
-            let d = scene.addressPoints[b].distance(to: proposal.nearestPoint)
-            if best == nil || d < best! { best = d }
-        }
-        return best
-    }
 }

@@ -31,13 +31,37 @@ struct Ingest {
         }
     }
 
+    /// Brings geometry from the source CRS to lon/lat on the workers.
+    static func toLonLat(_ points: [Point2], table: SourceTable, pool: WorkerPool) throws(InputError) -> ([Point2], String, Bool) {
+        let (_, crs, assumed) = try transformer(for: table, sample: Array(points.prefix(1000)))
+        do {
+            return (try ParallelProjection.points(points, pool: pool) { () throws(ProjectionError) in
+                try CoordinateTransformer(from: crs, to: "EPSG:4326")
+            }, crs, assumed)
+        } catch {
+            throw InputError("\(table.role.rawValue): \(error.message)")
+        }
+    }
+
+    static func toLonLat(_ footprints: [Footprint], table: SourceTable, pool: WorkerPool) throws(InputError) -> ([Footprint], String, Bool) {
+        let sample = footprints.prefix(1000).flatMap { $0.polygons.flatMap(\.shell) }
+        let (_, crs, assumed) = try transformer(for: table, sample: sample)
+        do {
+            return (try ParallelProjection.footprints(footprints, pool: pool) { () throws(ProjectionError) in
+                try CoordinateTransformer(from: crs, to: "EPSG:4326")
+            }, crs, assumed)
+        } catch {
+            throw InputError("\(table.role.rawValue): \(error.message)")
+        }
+    }
+
     static func inRange(_ p: Point2) -> Bool {
         p.isFinite && abs(p.x) <= 180 && abs(p.y) <= 90
     }
 
     // MARK: addresses
 
-    static func addresses(_ table: SourceTable) throws(InputError) -> Result<AddressPoint> {
+    static func addresses(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<AddressPoint> {
         var rejects: [Reject] = []
         var located: [(record: SourceTable.Record, point: Point2)] = []
         located.reserveCapacity(table.records.count)
@@ -65,9 +89,7 @@ struct Ingest {
                 rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "geometry is a \(type); an address must be a point"))
             }
         }
-        var points = located.map(\.point)
-        let (transformer, crs, assumed) = try transformer(for: table, sample: points)
-        transformer.forward(&points)
+        let (points, crs, assumed) = try toLonLat(located.map(\.point), table: table, pool: pool)
 
         var items: [AddressPoint] = []
         items.reserveCapacity(points.count)
@@ -82,7 +104,7 @@ struct Ingest {
                                       reason: "coordinates (\(entry.point.x), \(entry.point.y)) outside the valid range of its CRS"))
                 continue
             }
-            var id = record.values[0].map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            var id = record.values[0].map(trimmed) ?? ""
             if id.isEmpty {
                 id = contentID(role: "address", values: Array(record.values.dropFirst()), at: [p], counts: &nameCounts)
                 generated += 1
@@ -93,18 +115,21 @@ struct Ingest {
             }
             seen[id] = record.ordinal
             let values = record.values.dropFirst().map { v -> String? in
-                guard let t = v?.trimmingCharacters(in: .whitespaces), !t.isEmpty else { return nil }
+                guard let t = v.map(trimmed), !t.isEmpty else { return nil }
                 return t
             }
             items.append(AddressPoint(id: id, values: Array(values), sourceRow: record.ordinal, location: p))
         }
         rejects.sort { $0.sourceRow < $1.sourceRow }
+        // Outputs follow ids, not the source's row order (which a spatially indexed FlatGeobuf or a
+        // database query changes), so the same data gives the same bytes from any format.
+        items.sort { idOrder($0.id, $1.id) }
         return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
     }
 
     // MARK: buildings
 
-    static func buildings(_ table: SourceTable) throws(InputError) -> Result<Building> {
+    static func buildings(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<Building> {
         var rejects: [Reject] = []
         var shapes: [(record: SourceTable.Record, polygons: [Polygon])] = []
         shapes.reserveCapacity(table.records.count)
@@ -133,29 +158,21 @@ struct Ingest {
                 rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "geometry is a \(type); a building must be a Polygon or MultiPolygon"))
             }
         }
-        let sample = shapes.prefix(1000).flatMap { $0.polygons.flatMap { $0.shell } }
-        let (transformer, crs, assumed) = try transformer(for: table, sample: sample)
+        let (lonLat, crs, assumed) = try toLonLat(shapes.map { Footprint(polygons: $0.polygons) }, table: table, pool: pool)
 
         var items: [Building] = []
         items.reserveCapacity(shapes.count)
         var seen: [String: Int] = [:]
         var generated = 0
         var nameCounts: [String: Int] = [:]
-        for entry in shapes {
+        for (k, entry) in shapes.enumerated() {
             let record = entry.record
-            var polys = entry.polygons
-            var ok = true
-            for i in polys.indices {
-                for r in polys[i].rings.indices {
-                    transformer.forward(&polys[i].rings[r])
-                    if !polys[i].rings[r].allSatisfy(inRange) { ok = false }
-                }
-            }
-            guard ok else {
+            let polys = lonLat[k].polygons
+            guard polys.allSatisfy({ $0.rings.allSatisfy { $0.allSatisfy(inRange) } }) else {
                 rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: record.values[0], reason: "coordinates outside the valid range of its CRS"))
                 continue
             }
-            var id = record.values[0].map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            var id = record.values[0].map(trimmed) ?? ""
             if id.isEmpty {
                 id = contentID(role: "building", values: [], at: polys.flatMap(\.shell), counts: &nameCounts)
                 generated += 1
@@ -170,6 +187,7 @@ struct Ingest {
                                   sourceRow: record.ordinal, footprint: Footprint(polygons: polys)))
         }
         rejects.sort { $0.sourceRow < $1.sourceRow }
+        items.sort { idOrder($0.id, $1.id) }
         return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
     }
 
@@ -190,9 +208,23 @@ struct Ingest {
         return Polygon(rings: rings)
     }
 
+    /// Without leading and trailing spaces and tabs; the string itself when it has none (the usual case).
+    static func trimmed(_ s: String) -> String {
+        let u = s.utf8
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        guard let first = u.first, let last = u.last, isSpace(first) || isSpace(last) else { return s }
+        guard let lo = u.firstIndex(where: { !isSpace($0) }), let hi = u.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(s[lo...hi])
+    }
+
+    /// Byte order of ids: the order outputs are written in.
+    static func idOrder(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
     /// "12", "12.5", "12 m" → 12, 12.5, 12.
     static func parseNumber(_ s: String) -> Double? {
-        let t = s.trimmingCharacters(in: .whitespaces)
+        let t = trimmed(s)
         if let d = Double(t) { return d.isFinite ? d : nil }
         let prefix = t.prefix { $0.isNumber || $0 == "." || $0 == "-" }
         return Double(prefix).flatMap { $0.isFinite ? $0 : nil }

@@ -32,15 +32,15 @@ public struct LinkPipeline {
 
         // read: both layers at once (separate GDAL datasets), and the territory.
         let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses") {
-            let tables = try readBoth()
             let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
+            let tables = try readBoth(within: territory?.footprint.bbox)
             return ((tables.0, tables.1, territory), "\(tables.0.records.count) buildings, \(tables.1.records.count) addresses")
         }
 
         // ingest: judge rows, bring them to lon/lat, then to the local metric frame; repair footprints.
         var (buildingsIn, addressesIn) = try stage(.ingest, clock) {
-            let b = try Ingest.buildings(buildingTable)
-            let a = try Ingest.addresses(addressTable)
+            let b = try Ingest.buildings(buildingTable, pool: pool)
+            let a = try Ingest.addresses(addressTable, pool: pool)
             return ((b, a), "\(b.items.count) buildings, \(a.items.count) addresses accepted")
         }
         var extent = BBox.empty
@@ -56,24 +56,24 @@ public struct LinkPipeline {
         var outsideBuildings = 0
         var outsideAddresses = 0
         let (buildings, footprints, addresses, points) = try stage(.ingest, clock, "metric frame") {
-            var metric = try MetricProjection.footprints(buildingsIn.items.map(\.footprint), frame: frame, pool: pool)
+            var metric = try frame.project(buildingsIn.items.map(\.footprint), pool: pool)
             var keep = [Bool](repeating: true, count: metric.count)
             for (i, outcome) in FootprintRepair.run(metric, pool: pool).enumerated() {
                 switch outcome {
                 case .valid: break
                 case .repaired(let fixed, _):
                     metric[i] = fixed
-                    buildingsIn.items[i].footprint = MetricProjection.toLonLat(fixed, frame: frame)
+                    buildingsIn.items[i].footprint = frame.toLonLat(fixed)
                     repairedCount += 1
                 case .unusable(let reason):
                     keep[i] = false
                     buildingRejects.append(Reject(layer: "buildings", sourceRow: buildingsIn.items[i].sourceRow, id: buildingsIn.items[i].id, reason: reason))
                 }
             }
-            var addressPoints = try MetricProjection.points(addressesIn.items.map(\.location), frame: frame, pool: pool)
+            var addressPoints = try frame.project(addressesIn.items.map(\.location), pool: pool)
             var keepAddress = [Bool](repeating: true, count: addressPoints.count)
             if let territory {
-                let area = try MetricProjection.footprints([territory.footprint], frame: frame, pool: pool)[0]
+                let area = try frame.project([territory.footprint], pool: pool)[0]
                 let inside = TerritoryFilter(area: area)
                 let buildingIn = inside.intersecting(metric, pool: pool)
                 for i in keep.indices where keep[i] && !buildingIn[i] { keep[i] = false; outsideBuildings += 1 }
@@ -101,7 +101,9 @@ public struct LinkPipeline {
         // match
         let decisions = stage(.match, clock) {
             let surroundings = CandidateSearch.run(scene, options: options.link, accessory: accessory, pool: pool)
-            let d = ProximityMatcher.decide(scene, surroundings: surroundings, accessory: accessory, options: options.link)
+            let previous = options.previousLinks.isEmpty ? nil
+                : StickyLinks.previousIndices(addressIDs: addresses.map(\.id), buildingIDs: buildings.map(\.id), links: options.previousLinks)
+            let d = ProximityMatcher.decide(scene, surroundings: surroundings, accessory: accessory, options: options.link, previous: previous)
             return (d, "\(d.filter { $0.link != nil }.count) of \(d.count) linked")
         }
         var links = decisions.compactMap(\.link)
@@ -125,6 +127,8 @@ public struct LinkPipeline {
         result.report.inputs["addresses"] = inputReport(addressTable, addressesIn.crs, addressesIn.crsAssumed, accepted: addresses.count,
                                                         rejected: addressesIn.rejects.count, repaired: nil, generated: addressesIn.generatedIDs)
         result.report.territory = territory?.source
+        outsideAddresses += addressTable.parquet?.rowsSkippedByBBox ?? 0
+        outsideBuildings += buildingTable.parquet?.rowsSkippedByBBox ?? 0
         RunSummary.count(&result, accessory: accessory, repaired: repairedCount, outsideAddresses: outsideAddresses, outsideBuildings: outsideBuildings,
                          buildingRejects: buildingRejects.count, addressRejects: addressesIn.rejects.count)
         result.report.run.secondsByStage = clock.seconds
@@ -132,15 +136,20 @@ public struct LinkPipeline {
         return result
     }
 
-    private func readBoth() throws -> (SourceTable, SourceTable) {
+    /// Both layers at once, on two threads (separate GDAL datasets); GeoParquet pruned to `lonLatBox`.
+    private func readBoth(within lonLatBox: BBox?) throws -> (SourceTable, SourceTable) {
         let box = ReadBox()
         let fields = options.fields
-        let b = options.buildings, a = options.addresses
+        let b = options.buildings, a = options.addresses, parquet = options.parquetReader
         DispatchQueue.concurrentPerform(iterations: 2) { i in
             if i == 0 {
-                box.buildings = Swift.Result { () throws(InputError) in try SourceReader.read(b, role: .buildings, mapping: fields) }
+                box.buildings = Swift.Result { () throws(InputError) in
+                    try SourceReader.read(b, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox)
+                }
             } else {
-                box.addresses = Swift.Result { () throws(InputError) in try SourceReader.read(a, role: .addresses, mapping: fields) }
+                box.addresses = Swift.Result { () throws(InputError) in
+                    try SourceReader.read(a, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox)
+                }
             }
         }
         return (try box.buildings!.get(), try box.addresses!.get())
@@ -160,6 +169,7 @@ public struct LinkPipeline {
             "ownership_ratio": OutputNumber.fixed(options.link.ownershipRatio, 3),
             "units": options.units.rawValue,
             "only": options.only.rawValue,
+            "parquet_reader": options.parquetReader.rawValue,
             "campaign_id": options.resolvedCampaignID,
         ]
     }
@@ -173,13 +183,29 @@ public struct LinkPipeline {
                                crsAssumed: assumed, attributeFilter: t.attributeFilter, fields: t.resolvedFields,
                                featuresRead: t.records.count, accepted: accepted, rejected: rejected, repaired: repaired,
                                generatedIds: generated, bytes: isFile ? (attrs?[.size] as? Int) : nil,
-                               sha256: isFile ? SHA256.hashFile(path) : nil)
+                               sha256: isFile ? SHA256.hashFile(path) : nil, parquet: t.parquet)
     }
 }
 
-/// Which reader a source goes to: GDAL for everything it opens (GeoParquet too when it has the driver).
+/// Which reader a source goes to: GDAL for everything it opens; GeoParquet to GDAL's Parquet
+/// driver when the linked GDAL has one, else (Debian's GDAL 3.6) to the project's own reader.
 enum SourceReader {
-    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping) throws(InputError) -> SourceTable {
-        try GDALSourceReader.read(spec, role: role, mapping: mapping)
+    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping,
+                     parquet: RunOptions.ParquetReader = .auto, lonLatBox: BBox? = nil) throws(InputError) -> SourceTable {
+        if spec.isGeoParquet {
+            switch parquet {
+            case .flyr:
+                return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox)
+            case .gdal:
+                guard GDALEnvironment.hasDriver("Parquet") else {
+                    throw InputError("\(role.rawValue): --parquet-reader gdal, but this GDAL has no Parquet driver")
+                }
+            case .auto:
+                if !GDALEnvironment.hasDriver("Parquet") {
+                    return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox)
+                }
+            }
+        }
+        return try GDALSourceReader.read(spec, role: role, mapping: mapping)
     }
 }

@@ -7,7 +7,7 @@ import TOMLKit
 public enum PipelineFile {
     static let pathKeys: Set<String> = ["buildings", "addresses", "territory", "out"]
     static let stringKeys: Set<String> = ["buildings", "buildings_layer", "buildings_crs", "addresses", "addresses_layer",
-                                          "addresses_crs", "territory", "territory_layer", "out", "campaign", "units", "only", "matcher"]
+                                          "addresses_crs", "territory", "territory_layer", "out", "campaign", "units", "only", "matcher", "parquet_reader"]
     static let knownKeys = stringKeys.union(["max_distance", "threads", "address_fields", "building_fields", "name", "description"])
 
     public static func load(_ path: String) throws(InputError) -> RunSettings {
@@ -62,6 +62,7 @@ public enum PipelineFile {
         s.units = try string("units")
         s.only = try string("only")
         s.matcher = try string("matcher")
+        s.parquetReader = try string("parquet_reader")
         if let v = table["max_distance"] {
             guard let d = v.double ?? v.int.map(Double.init) else { throw InputError("\(file): 'max_distance' must be a number") }
             s.maxDistance = d

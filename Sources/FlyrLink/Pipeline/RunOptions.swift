@@ -11,6 +11,13 @@ public struct RunOptions: Sendable, Codable {
         case links
     }
 
+    /// Who reads GeoParquet: GDAL's Parquet driver when present (auto), or forced either way.
+    public enum ParquetReader: String, Sendable, Codable, CaseIterable {
+        case auto
+        case gdal
+        case flyr
+    }
+
     public var buildings: SourceSpec
     public var addresses: SourceSpec
     public var territory: SourceSpec?
@@ -22,6 +29,9 @@ public struct RunOptions: Sendable, Codable {
     public var threads: Int = RunOptions.defaultThreads
     public var only: OutputSelection = .all
     public var fields = FieldMapping()
+    public var parquetReader: ParquetReader = .auto
+    /// Snapshots: the previous version's links (address id → building id); see StickyLinks.
+    public var previousLinks: [String: String] = [:]
 
     public static var defaultThreads: Int { max(1, min(ProcessInfoCores.count, 8)) }
 
@@ -41,6 +51,7 @@ public struct RunOptions: Sendable, Codable {
     public func validate() throws(InputError) {
         if let c = campaignID, !UUIDv5.isValid(c) { throw InputError("--campaign '\(c)' is not a UUID") }
         guard link.maxDistance.isFinite, link.maxDistance >= 0 else { throw InputError("--max-distance must be a distance in metres ≥ 0") }
+        guard link.stickyMargin.isFinite, link.stickyMargin >= 0 else { throw InputError("--sticky-margin must be a distance in metres ≥ 0") }
         guard threads >= 1 else { throw InputError("--threads must be at least 1") }
         try fields.validate()
     }

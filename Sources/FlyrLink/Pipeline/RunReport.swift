@@ -16,6 +16,7 @@ public struct RunReport: Sendable, Codable {
         public var generatedIds: Int
         public var bytes: Int?
         public var sha256: String?
+        public var parquet: ParquetReadReport?
     }
 
     public struct Counts: Sendable, Codable {

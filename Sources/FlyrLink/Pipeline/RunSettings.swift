@@ -16,6 +16,7 @@ public struct RunSettings: Sendable, Equatable {
     public var threads: Int?
     public var only: String?
     public var matcher: String?
+    public var parquetReader: String?
     public var addressFields: [String: String] = [:]
     public var buildingFields: [String: String] = [:]
 
@@ -39,6 +40,7 @@ public struct RunSettings: Sendable, Equatable {
         r.threads = threads ?? base.threads
         r.only = only ?? base.only
         r.matcher = matcher ?? base.matcher
+        r.parquetReader = parquetReader ?? base.parquetReader
         r.addressFields = base.addressFields.merging(addressFields) { _, mine in mine }
         r.buildingFields = base.buildingFields.merging(buildingFields) { _, mine in mine }
         return r
@@ -66,6 +68,12 @@ public struct RunSettings: Sendable, Equatable {
         if let matcher {
             guard let m = LinkOptions.Strategy(rawValue: matcher) else { throw InputError("matcher must be flyr or naive, not '\(matcher)'") }
             o.link.strategy = m
+        }
+        if let parquetReader {
+            guard let p = RunOptions.ParquetReader(rawValue: parquetReader) else {
+                throw InputError("parquet reader must be auto, gdal or flyr, not '\(parquetReader)'")
+            }
+            o.parquetReader = p
         }
         o.fields = FieldMapping(address: addressFields, building: buildingFields)
         try o.validate()

@@ -52,3 +52,10 @@ public enum UUIDv5 {
 
     public static func isValid(_ s: String) -> Bool { parse(s) != nil }
 }
+
+extension UUIDv5 {
+    /// 16 raw bytes (a Parquet UUID column) as the usual text form; nil for another length.
+    static func format16(_ bytes: [UInt8]) -> String? {
+        bytes.count == 16 ? format(bytes) : nil
+    }
+}

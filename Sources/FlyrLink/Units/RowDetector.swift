@@ -59,14 +59,15 @@ enum RowDetector {
         let ordered = zip(members, members.map { along(scene.addressPoints[$0]) }).sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
         let positions = ordered.map(\.1)
         let unit = length / Double(n)
-        for k in 1..<n where positions[k] - positions[k - 1] < 0.3 * unit { return nil }
+        guard positions.last! - positions.first! >= 0.5 * unit * Double(n - 1) else { return nil }
         guard positions.first! > start - unit, positions.last! < end + unit else { return nil }
 
         // Equal division, each cut kept strictly between its two neighbours' positions.
         var cuts: [Double] = []
         for k in 1..<n {
             let equal = start + unit * Double(k)
-            let lo = positions[k - 1] + 0.1 * unit, hi = positions[k] - 0.1 * unit
+            let gap = positions[k] - positions[k - 1]
+            let lo = positions[k - 1] + 0.25 * gap, hi = positions[k] - 0.25 * gap
             cuts.append(min(max(equal, lo), hi))
         }
         return RowOrder(origin: origin, axis: axis, start: start, end: end, width: rect.width,

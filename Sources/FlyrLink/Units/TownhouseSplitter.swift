@@ -20,15 +20,13 @@ enum TownhouseSplitter {
         for (i, l) in links.enumerated() { groups[l.buildingIndex, default: []].append(i) }
         let candidates = groups.keys.filter { groups[$0]!.count >= 2 }.sorted()
         let linkSnapshot = links
-        let plans = pool.map(candidates.count, chunkSize: 64) { context, k -> Plan? in
+        let plans = pool.map(candidates.count, chunkSize: 256, chunkState: { try? frame.makeTransformer() }) { context, transformer, k -> Plan? in
             let b = candidates[k]
             let members = groups[b]!.map { linkSnapshot[$0].addressIndex }
-            guard let order = RowDetector.rowOrder(of: members, building: b, scene: scene, addresses: addresses, context: context) else { return nil }
-            guard let metricSlices = try? cut(building: b, order: order, scene: scene, context: context) else { return nil }
-            let lonLat = (try? frame.makeTransformer()).map { t in
-                metricSlices.map { f in f.mapRings { ring in var r = ring; t.inverse(&r); return r } }
-            }
-            guard let lonLat else { return nil }
+            guard let order = RowDetector.rowOrder(of: members, building: b, scene: scene, addresses: addresses, context: context),
+                  let metricSlices = try? cut(building: b, order: order, scene: scene, context: context),
+                  let t = transformer else { return nil }
+            let lonLat = metricSlices.map { f in f.mapRings { ring in var r = ring; t.inverse(&r); return r } }
             return Plan(building: b, addresses: order.addresses, slices: lonLat)
         }
         var units: [UnitSlice] = []

@@ -1,0 +1,63 @@
+/// Transforms many coordinates through PROJ in parallel chunks, each chunk with its own
+/// transformer (a PROJ object is confined to one thread).
+enum ParallelProjection {
+    typealias MakeTransformer = @Sendable () throws(ProjectionError) -> CoordinateTransformer
+
+    static func points(_ points: [Point2], pool: WorkerPool, inverse: Bool = false,
+                       _ make: MakeTransformer) throws(ProjectionError) -> [Point2] {
+        _ = try make()  // fail here, once, if PROJ cannot build the transformation
+        let chunk = 16_384
+        let parts = pool.map((points.count + chunk - 1) / chunk, chunkSize: 1) { _, c -> [Point2] in
+            var slice = Array(points[(c * chunk)..<min((c + 1) * chunk, points.count)])
+            guard let t = try? make() else { return slice.map { _ in Point2(x: .nan, y: .nan) } }
+            if inverse { t.inverse(&slice) } else { t.forward(&slice) }
+            return slice
+        }
+        return parts.flatMap { $0 }
+    }
+
+    /// Every ring of every footprint, transformed with one PROJ call per chunk of footprints.
+    static func footprints(_ footprints: [Footprint], pool: WorkerPool, _ make: MakeTransformer) throws(ProjectionError) -> [Footprint] {
+        _ = try make()
+        let chunk = 4096
+        let parts = pool.map((footprints.count + chunk - 1) / chunk, chunkSize: 1) { _, c -> [Footprint] in
+            let slice = footprints[(c * chunk)..<min((c + 1) * chunk, footprints.count)]
+            // Flatten, transform once, and cut back into rings.
+            var flat: [Point2] = []
+            flat.reserveCapacity(slice.reduce(0) { $0 + $1.pointCount })
+            for f in slice { for poly in f.polygons { for ring in poly.rings { flat += ring } } }
+            if let t = try? make() { t.forward(&flat) } else { flat = flat.map { _ in Point2(x: .nan, y: .nan) } }
+            var offset = 0
+            return slice.map { f in
+                Footprint(polygons: f.polygons.map { poly in
+                    Polygon(rings: poly.rings.map { ring in
+                        defer { offset += ring.count }
+                        return Array(flat[offset..<(offset + ring.count)])
+                    })
+                })
+            }
+        }
+        return parts.flatMap { $0 }
+    }
+}
+
+extension LocalMetricFrame {
+    /// Lon/lat points into this frame.
+    func project(_ points: [Point2], pool: WorkerPool) throws(ProjectionError) -> [Point2] {
+        try ParallelProjection.points(points, pool: pool) { () throws(ProjectionError) in try makeTransformer() }
+    }
+
+    func project(_ footprints: [Footprint], pool: WorkerPool) throws(ProjectionError) -> [Footprint] {
+        try ParallelProjection.footprints(footprints, pool: pool) { () throws(ProjectionError) in try makeTransformer() }
+    }
+
+    /// Back from the frame to lon/lat (for geometry made in metres: repaired footprints, unit slices).
+    func toLonLat(_ footprint: Footprint) -> Footprint {
+        guard let t = try? makeTransformer() else { return footprint }
+        return footprint.mapRings { ring in
+            var r = ring
+            t.inverse(&r)
+            return r
+        }
+    }
+}

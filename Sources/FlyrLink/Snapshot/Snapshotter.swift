@@ -1,0 +1,253 @@
+import Foundation
+
+/// One campaign's snapshot regeneration, as the command line or a pipeline file describes it.
+public struct SnapshotRequest: Sendable {
+    /// The campaign UUID: the directory name under `root` and the links' campaign id.
+    public var campaign: String
+    public var root: String
+    /// Sources, territory and link options (`out` and `campaign` are ignored: the snapshot sets them).
+    public var settings: RunSettings
+    public var roads: SourceSpec?
+    /// Keep this many versions (never removing `current`); nil keeps all.
+    public var keep: Int?
+    public var stickyMargin: Double = LinkOptions.defaultStickyMargin
+
+    public init(campaign: String, root: String, settings: RunSettings) {
+        self.campaign = campaign
+        self.root = root
+        self.settings = settings
+    }
+}
+
+public struct SnapshotResult: Sendable {
+    public enum Outcome: String, Sendable {
+        /// A new version was made and is now `current`.
+        case created
+        /// Inputs and options are those of `current`: no new version.
+        case unchanged
+    }
+
+    public var outcome: Outcome
+    public var campaign: String
+    /// The version that is `current` now.
+    public var version: String
+    public var previous: String?
+    public var directory: String
+    public var diff: SnapshotDiff?
+    public var manifest: SnapshotManifest
+    public var pruned: [String] = []
+    /// The linker's run, when a version was made.
+    public var linkRun: LinkRun?
+}
+
+/// Regenerates campaign snapshots (issue 5): `ROOT/<campaign>/<version>/` with the clipped sources
+/// gzipped, the linker's outputs, `diff.json` and `manifest.json`; `current` switched atomically.
+public enum Snapshotter {
+    public static let files = ["buildings.geojson.gz", "addresses.geojson.gz", "features.geojson.gz", "links.csv",
+                               "units.geojson", "rejects.csv", "report.json", "diff.json", "manifest.json"]
+
+    public static func regenerate(_ request: SnapshotRequest, observer: PipelineObserver? = nil) throws -> SnapshotResult {
+        // Everything that can be checked without writing: campaign id, options, territory, root.
+        guard UUIDv5.isValid(request.campaign) else {
+            throw InputError("campaign id '\(request.campaign)' is not a UUID")
+        }
+        let campaign = request.campaign.lowercased()
+        guard request.settings.territory != nil else {
+            throw InputError("campaign \(campaign): a snapshot needs a territory (--territory)")
+        }
+        var settings = request.settings
+        settings.campaign = campaign
+        settings.out = settings.out ?? "/dev/null"
+        var options = try settings.options()
+        options.link.stickyMargin = request.stickyMargin
+        try options.validate()
+        if let keep = request.keep, keep < 1 { throw InputError("--keep must be at least 1") }
+        let territory = try Territory.read(options.territory!)
+        let root = URL(fileURLWithPath: request.root).standardizedFileURL
+        let createdRoot = try checkWritable(root)
+
+        let fingerprint = Fingerprint(options: options, roads: request.roads, territory: territory)
+
+        // From here on, files are written; a failure removes what this run created.
+        let dir = CampaignDirectory(root: root, campaign: campaign)
+        let campaignExisted = FileManager.default.fileExists(atPath: dir.url.path)
+        var succeeded = false
+        var staging: URL?
+        do {
+            try FileManager.default.createDirectory(at: dir.url, withIntermediateDirectories: true)
+        } catch {
+            throw OutputError("cannot create \(dir.url.path): \(error.localizedDescription)")
+        }
+        let lock = try CampaignLock(directory: dir)
+        defer {
+            // Cleaned up while the lock is still held, then released.
+            if !succeeded {
+                if let staging { try? FileManager.default.removeItem(at: staging) }
+                if !campaignExisted, dir.versions().isEmpty {
+                    try? FileManager.default.removeItem(at: dir.url)
+                    if let createdRoot { try? FileManager.default.removeItem(at: createdRoot) }
+                }
+            }
+            withExtendedLifetime(lock) {}
+        }
+        TestPause.point("locked")
+        dir.removeLeftovers()
+
+        let current = dir.current()
+        if let current, let manifest = try? SnapshotManifest.load(dir.url.appendingPathComponent(current)),
+           let fp = fingerprint.value, manifest.fingerprint == fp {
+            succeeded = true
+            let pruned = request.keep.map { dir.prune(keep: $0) } ?? []
+            return SnapshotResult(outcome: .unchanged, campaign: campaign, version: current, previous: current,
+                                  directory: dir.path(current), diff: nil, manifest: manifest, pruned: pruned, linkRun: nil)
+        }
+
+        if let current {
+            let previous = try SnapshotFiles.readLinks(dir.path(current) + "/links.csv")
+            options.previousLinks = previous.mapValues(\.building)
+        }
+        let version = dir.nextVersion()
+        let stage = dir.url.appendingPathComponent(".staging-\(version)-\(getpid())")
+        staging = stage
+        do {
+            try FileManager.default.createDirectory(at: stage, withIntermediateDirectories: false)
+        } catch {
+            throw OutputError("cannot write in \(dir.url.path): \(error.localizedDescription)")
+        }
+        options.outputDirectory = stage.path
+
+        let run = try LinkPipeline(options: options, observer: observer).run()
+        TestPause.point("linked")
+        if run.buildings.isEmpty && run.addresses.isEmpty {
+            throw InputError("campaign \(campaign): territory \(options.territory!.description) intersects no building and no address of the sources")
+        }
+
+        observer?(.started(.write, detail: stage.path))
+        let t0 = Date()
+        var counts = try writeFiles(run, roads: request.roads, territory: territory, to: stage)
+        TestPause.point("written")
+        let previousURL = current.map { dir.url.appendingPathComponent($0) }
+        var diff = try SnapshotDiff.compute(from: previousURL, to: stage, campaignID: campaign)
+        diff.to = version
+        try diff.write(to: stage)
+        counts.rejects = run.rejects.count
+        let manifest = SnapshotManifest(
+            campaignID: campaign, version: version, previousVersion: current,
+            createdAt: ISO8601DateFormatter().string(from: Date()), fingerprint: fingerprint.value,
+            territory: .init(source: options.territory!.description, sha256: fingerprint.territory, polygons: territory.footprint.polygons.count),
+            inputs: fingerprint.inputs, options: fingerprint.options, counts: counts,
+            files: try SnapshotManifest.checksums(of: stage))
+        try manifest.write(to: stage)
+        dir.syncDirectory()
+        TestPause.point("staged")
+        try dir.publish(staging: stage, as: version)
+        staging = nil
+        succeeded = true
+        observer?(.finished(.write, detail: dir.path(version), seconds: Date().timeIntervalSince(t0)))
+        let pruned = request.keep.map { dir.prune(keep: $0) } ?? []
+        return SnapshotResult(outcome: .created, campaign: campaign, version: version, previous: current,
+                              directory: dir.path(version), diff: diff, manifest: manifest, pruned: pruned, linkRun: run)
+    }
+
+    /// The linker's outputs, the clipped sources gzipped, and roads when given.
+    static func writeFiles(_ run: LinkRun, roads: SourceSpec?, territory: Territory, to dir: URL) throws -> SnapshotManifest.Counts {
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        try RunWriter.writeLinks(run, to: path("links.csv"))
+        try RunWriter.writeRejects(run, to: path("rejects.csv"))
+        try RunWriter.writeUnits(run, to: path("units.geojson"))
+        try RunWriter.writeReport(run.report, to: path("report.json"))
+        var plain: [(String, (LinkRun, String) throws -> Void)] = [
+            ("buildings.geojson", RunWriter.writeBuildings), ("addresses.geojson", RunWriter.writeAddresses),
+            ("features.geojson", FeaturesWriter.write),
+        ]
+        var counts = SnapshotManifest.Counts()
+        if let roads {
+            let n = try RoadClipper.clip(roads, territory: territory.footprint, to: path("roads.geojson"))
+            counts.roads = n
+            plain.append(("roads.geojson", { _, _ in }))
+        }
+        for (name, write) in plain {
+            try write(run, path(name))
+            try Gzip.compressFile(path(name), to: path(name + ".gz"))
+            try FileManager.default.removeItem(atPath: path(name))
+        }
+        counts.buildings = run.buildings.count
+        counts.addresses = run.addresses.count
+        counts.links = run.links.count
+        counts.unlinked = run.linkOfAddress.filter { $0 == nil }.count
+        counts.units = run.units.count
+        return counts
+    }
+
+    /// Fails unless `root` is (or can be made) a writable directory; returns the topmost directory
+    /// that would have to be created, so a failed run can remove it again.
+    static func checkWritable(_ root: URL) throws(OutputError) -> URL? {
+        var url = root
+        var missing: URL?
+        let fm = FileManager.default
+        while true {
+            var isDir: ObjCBool = false
+            if fm.fileExists(atPath: url.path, isDirectory: &isDir) {
+                guard isDir.boolValue else { throw OutputError("snapshot root \(root.path): \(url.path) is not a directory") }
+                guard access(url.path, W_OK | X_OK) == 0 else {
+                    throw OutputError("snapshot root \(root.path) is not writable (\(url.path): \(String(cString: strerror(errno))))")
+                }
+                return missing
+            }
+            missing = url
+            let parent = url.deletingLastPathComponent()
+            if parent.path == url.path { throw OutputError("snapshot root \(root.path) cannot be created") }
+            url = parent
+        }
+    }
+}
+
+/// What makes a snapshot what it is: input file contents, territory, options and tool version.
+struct Fingerprint {
+    var inputs: [String: SnapshotManifest.Input] = [:]
+    var options: [String: String]
+    var territory: String
+    /// Nil when some input is not a file and so cannot be fingerprinted (always regenerate).
+    var value: String?
+
+    init(options o: RunOptions, roads: SourceSpec?, territory t: Territory) {
+        func input(_ spec: SourceSpec) -> SnapshotManifest.Input {
+            let attrs = try? FileManager.default.attributesOfItem(atPath: spec.location)
+            let isFile = (attrs?[.type] as? FileAttributeType) == .typeRegular
+            return .init(source: spec.location, layer: spec.layer, crs: spec.crs,
+                         sha256: isFile ? SHA256.hashFile(spec.location) : nil, bytes: isFile ? attrs?[.size] as? Int : nil)
+        }
+        inputs["buildings"] = input(o.buildings)
+        inputs["addresses"] = input(o.addresses)
+        if let roads { inputs["roads"] = input(roads) }
+        var b: [UInt8] = []
+        for poly in t.footprint.polygons {
+            for ring in poly.rings {
+                for p in ring { b += Array("\(OutputNumber.fixed(p.x, 7)) \(OutputNumber.fixed(p.y, 7)),".utf8) }
+                b += Array(";".utf8)
+            }
+            b += Array("|".utf8)
+        }
+        territory = SHA256.hash(b)
+        options = [
+            "strategy": o.link.strategy.rawValue,
+            "max_distance_m": OutputNumber.fixed(o.link.maxDistance, 3),
+            "accessory_max_area_m2": OutputNumber.fixed(o.link.accessoryMaxArea, 3),
+            "accessory_radius_m": OutputNumber.fixed(o.link.accessoryRadius, 3),
+            "ownership_ratio": OutputNumber.fixed(o.link.ownershipRatio, 3),
+            "sticky_margin_m": OutputNumber.fixed(o.link.stickyMargin, 3),
+            "units": o.units.rawValue,
+            "campaign_id": o.resolvedCampaignID,
+            "address_fields": o.fields.address.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","),
+            "building_fields": o.fields.building.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","),
+        ]
+        if inputs.values.allSatisfy({ $0.sha256 != nil }) {
+            var material: [String] = ["tool=\(FlyrLinkVersion.string)", "territory=\(territory)"]
+            for (role, i) in inputs.sorted(by: { $0.key < $1.key }) {
+                material.append("\(role)=\(i.sha256!)|layer=\(i.layer ?? "")|crs=\(i.crs ?? "")")
+            }
+            for (k, v) in options.sorted(by: { $0.key < $1.key }) { material.append("\(k)=\(v)") }
+            value = SHA256.hash(Array(material.joined(separator: "\n").utf8))
+        }
+    }
+}

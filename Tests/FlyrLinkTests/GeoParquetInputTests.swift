@@ -1,0 +1,85 @@
+import XCTest
+import SyntheticCity
+@testable import FlyrLink
+
+/// GeoParquet input through the project's reader (Debian's GDAL has no Parquet driver).
+final class GeoParquetInputTests: XCTestCase {
+    func run(_ buildings: String, _ addresses: String, out: URL, territory: String? = nil) throws -> LinkRun {
+        var options = RunOptions(buildings: SourceSpec(location: buildings), addresses: SourceSpec(location: addresses), outputDirectory: out.path)
+        options.territory = territory.map { SourceSpec(location: $0) }
+        options.campaignID = "0c5c3f5e-3b0a-5d0e-8f57-6b2a1d4c9e10"
+        let run = try LinkPipeline(options: options).run()
+        try RunWriter.write(run)
+        return run
+    }
+
+    /// The synthetic city as GeoParquet (snappy and zstd, several row groups, written by pyarrow:
+    /// scripts/make-parquet-city.py) gives the same outputs as the same city as FlatGeobuf.
+    func testSyntheticCityFromGeoParquetMatchesFlatGeobuf() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let city = dir.appendingPathComponent("city")
+        try generateCity(config: CityConfig(buildings: 2000, seed: 7), to: city)
+        let fgbB = dir.appendingPathComponent("buildings.fgb").path, fgbA = dir.appendingPathComponent("addresses.fgb").path
+        try ProcessRunner.ogr2ogr(["-f", "FlatGeobuf", fgbB, city.appendingPathComponent("buildings.geojson").path])
+        try ProcessRunner.ogr2ogr(["-f", "FlatGeobuf", fgbA, city.appendingPathComponent("addresses.geojson").path])
+        let fromFGB = try run(fgbB, fgbA, out: dir.appendingPathComponent("fgb"))
+        let fromParquet = try run(TestPaths.fixture("city2k/buildings.snappy.parquet"), TestPaths.fixture("city2k/addresses.zstd.parquet"),
+                                  out: dir.appendingPathComponent("parquet"))
+        XCTAssertEqual(fromParquet.report.inputs["buildings"]?.reader, "flyr-link GeoParquet reader")
+        XCTAssertEqual(fromParquet.report.inputs["buildings"]?.parquet?.rowGroupsTotal, 4)
+        XCTAssertEqual(fromFGB.report.inputs["buildings"]?.reader, "GDAL/FlatGeobuf")
+        let a = try OutputFiles.comparableContents(dir.appendingPathComponent("fgb"))
+        let b = try OutputFiles.comparableContents(dir.appendingPathComponent("parquet"))
+        for name in RunWriter.files where name != "report.json" {
+            XCTAssertEqual(a[name], b[name], "\(name) differs between FlatGeobuf and GeoParquet input")
+        }
+        XCTAssertEqual(fromParquet.links.count, fromFGB.links.count)
+        XCTAssertGreaterThan(fromParquet.links.count, 1900)
+    }
+
+    func testTerritoryPrunesRowGroups() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        // A small box in the city's south-west corner.
+        let box = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[10.199,56.149],[10.203,56.149],[10.203,56.152],[10.199,56.152],[10.199,56.149]]]}}]}"#
+        let territory = dir.appendingPathComponent("t.geojson")
+        try box.write(to: territory, atomically: true, encoding: .utf8)
+        let run = try run(TestPaths.fixture("city2k/buildings.snappy.parquet"), TestPaths.fixture("city2k/addresses.zstd.parquet"),
+                          out: dir.appendingPathComponent("out"), territory: territory.path)
+        let p = try XCTUnwrap(run.report.inputs["buildings"]?.parquet)
+        XCTAssertLessThan(p.rowGroupsRead, p.rowGroupsTotal)
+        XCTAssertGreaterThan(run.buildings.count, 0)
+        XCTAssertEqual(run.report.counts.addresses + run.report.counts.outsideTerritory + run.report.counts.rejected, 2092,
+                       "addresses outside the territory are counted, read or skipped")
+    }
+
+    func testOvertureBuildingsAreRecognisedWithoutFlags() throws {
+        let overture = try TestPaths.sharedData("geoparquet/geoarrowrs_overture_buildings_100.parquet")
+        let table = try SourceReader.read(SourceSpec(location: overture), role: .buildings, mapping: FieldMapping())
+        XCTAssertEqual(table.records.count, 100)
+        XCTAssertEqual(table.resolvedFields["id"], "id")
+        XCTAssertEqual(table.resolvedFields["levels"] ?? "num_floors", "num_floors")
+        XCTAssertTrue(table.records.allSatisfy { $0.values[0] != nil && $0.geometry != nil })
+        XCTAssertEqual(table.reader, "flyr-link GeoParquet reader")
+    }
+
+    func testForcingGDALWithoutItsParquetDriverIsOneClearError() throws {
+        try XCTSkipIf(GDALEnvironment.hasDriver("Parquet"), "this GDAL has a Parquet driver")
+        let out = TestPaths.temporaryDirectory(self).appendingPathComponent("out").path
+        let r = try ProcessRunner.flyrLink(["run", "--buildings", TestPaths.fixture("city2k/buildings.snappy.parquet"),
+                                            "--addresses", TestPaths.fixture("city2k/addresses.zstd.parquet"), "--out", out, "--parquet-reader", "gdal"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("no Parquet driver"), r.stderr)
+    }
+
+    func testBrokenParquetIsOneClearError() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let broken = dir.appendingPathComponent("broken.parquet")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("city2k/buildings.snappy.parquet")))
+        try bytes.prefix(bytes.count / 2).write(to: broken)
+        let r = try ProcessRunner.flyrLink(["run", "--buildings", broken.path, "--addresses", TestPaths.helsinkiAddresses,
+                                            "--out", dir.appendingPathComponent("out").path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("broken.parquet"), r.stderr)
+    }
+}

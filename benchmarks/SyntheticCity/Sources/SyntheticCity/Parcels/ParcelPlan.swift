@@ -1,0 +1,56 @@
+/// What goes on a parcel, in parcel-local metres: a runs along the street from the
+/// parcel's left edge, v runs away from the kerb line (v = 0 is the street edge).
+struct ParcelPlan {
+    var kind: ParcelKind
+    var width: Double
+    /// Addressed building (if any) first, so a capped final parcel keeps it.
+    var buildings: [PlannedBuilding] = []
+    var addresses: [PlannedAddress] = []
+}
+
+public enum ParcelKind: String, CaseIterable, Codable, Sendable {
+    case house
+    case townhouseRow = "townhouse_row"
+    case apartment
+    case unaddressed
+    case vacantLot = "vacant_lot"
+}
+
+struct PlannedBuilding {
+    var kind: BuildingKind
+    var ring: [Point]
+    var height: Double
+    var levels: Int
+}
+
+struct PlannedAddress {
+    /// House number = first free number on this street side + 2 × offset.
+    var numberOffset: Int
+    var unit: String
+    var point: Point
+    var placement: Placement
+    /// Index into ParcelPlan.buildings, nil for a vacant lot.
+    var buildingSlot: Int?
+    var truthKind: AddressTruthKind
+    var unitIndex: Int? = nil
+    var unitsInRow: Int? = nil
+}
+
+/// The part of an addressed building an address point is drawn against: for a
+/// townhouse this is one unit's stretch, otherwise the whole front.
+struct Facade {
+    /// Ends of the front wall (or of the unit's share of it); both lie on a polygon edge.
+    var wallStart: Point
+    var wallEnd: Point
+    /// A rectangle fully inside the footprint, in the building's own frame.
+    var interior: Rect
+    var frame: RigidTransform
+    /// Along-street centre and width used for street-drift points.
+    var stretchCentre: Double
+    var stretchWidth: Double
+}
+
+enum Heights {
+    /// Rounded to decimetres so the printed value is short and stable.
+    static func round(_ h: Double) -> Double { (h * 10).rounded() / 10 }
+}
