@@ -68,10 +68,10 @@ struct RunCommand: ParsableCommand {
             let options = try settings.options()
             let progress = ProgressRenderer(enabled: !quiet && ProgressRenderer.stderrIsTerminal)
             let run = try LinkPipeline(options: options, observer: progress.observer).run()
-            progress.event(.started(.write, detail: options.outputDirectory))
+            progress.event(.started(.write, detail: PostgresTarget.redacted(options.outputDirectory)))
             let t0 = Date()
             try RunWriter.write(run)
-            progress.event(.finished(.write, detail: options.outputDirectory, seconds: Date().timeIntervalSince(t0)))
+            progress.event(.finished(.write, detail: PostgresTarget.redacted(options.outputDirectory), seconds: Date().timeIntervalSince(t0)))
             print(RunSummaryText.make(run))
         } catch {
             CLIError.exit(with: error)

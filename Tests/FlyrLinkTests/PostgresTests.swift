@@ -343,14 +343,19 @@ final class PostgresTests: XCTestCase {
         var r = try ProcessRunner.flyrLink(["run", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses,
                                             "--out", fromFiles, "--campaign", Self.campaignA, "--quiet"])
         XCTAssertEqual(r.status, 0, r.stderr)
+        // A password in the conninfo (ignored by the test server's trust login) stays out of report.json.
+        let withPassword = base.replacingOccurrences(of: "://postgres@", with: "://postgres:s3cret@")
         r = try ProcessRunner.flyrLink(["run", "--buildings", "PG:" + base, "--buildings-layer", "\(schema).hel_buildings",
-                                        "--addresses", base, "--addresses-layer", "SELECT * FROM \(schema).hel_addresses ORDER BY ogc_fid",
+                                        "--addresses", withPassword, "--addresses-layer", "SELECT * FROM \(schema).hel_addresses ORDER BY ogc_fid",
                                         "--out", fromDB, "--campaign", Self.campaignA, "--quiet"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let a = try String(contentsOfFile: fromFiles + "/links.csv", encoding: .utf8)
         let b = try String(contentsOfFile: fromDB + "/links.csv", encoding: .utf8)
         XCTAssertGreaterThan(a.split(separator: "\n").count, 1000)
         XCTAssertEqual(a, b, "links read from PostGIS equal links read from the files")
+        let report = try String(contentsOfFile: fromDB + "/report.json", encoding: .utf8)
+        XCTAssertTrue(report.contains("hel_addresses"), "the report names the source")
+        XCTAssertFalse(report.contains("s3cret"), "but not its password")
         _ = db
         r = try ProcessRunner.flyrLink(["run", "--buildings", "PG:" + base, "--buildings-layer", "\(schema).no_such_table",
                                         "--addresses", TestPaths.helsinkiAddresses, "--out", fromDB, "--quiet"])
