@@ -15,7 +15,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var sources: SourceOptions
 
-    @Option(help: "Output directory (replaced atomically when the run succeeds).")
+    @Option(help: "Output directory (replaced atomically when the run succeeds), or postgresql://… / PG:<conninfo> to write the campaign's tables into PostGIS.")
     var out: String?
 
     @Option(help: "Campaign UUID the links belong to (default: derived from the input names).")

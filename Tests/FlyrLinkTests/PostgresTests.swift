@@ -122,6 +122,20 @@ final class PostgresTests: XCTestCase {
                        "1377")
         XCTAssertEqual(try TestDatabase.query(db, "SELECT string_agg(version, ',' ORDER BY version) FROM \(schema).flyr_link_schema_migrations").first?.first,
                        PGMigrationSQL.all.map(\.version).joined(separator: ","))
+        // A pipeline file may name the database as its `out`; the path keys around it stay relative to the file.
+        let (db2, _) = try TestDatabase.isolatedSchema(self)
+        let toml = TestPaths.temporaryDirectory(self).appendingPathComponent("pg.toml")
+        try """
+            buildings = "\(TestPaths.helsinkiBuildings)"
+            addresses = "\(TestPaths.helsinkiAddresses)"
+            out = "\(db2)"
+            campaign = "\(Self.campaignB)"
+            """.write(to: toml, atomically: true, encoding: .utf8)
+        let p = try ProcessRunner.flyrLink(["run", toml.path, "--quiet"])
+        XCTAssertEqual(p.status, 0, p.stderr)
+        XCTAssertEqual(try TestDatabase.query(db2, "SELECT count(*) FROM campaign_addresses WHERE campaign_id = $1", [Self.campaignB]).first?.first,
+                       "1377")
+
         XCTAssertEqual(PostgresTarget.redacted("postgresql://ann:s3cret@db:5432/x"), "postgresql://ann:***@db:5432/x")
         XCTAssertEqual(PostgresTarget.redacted("PG:host=db password=s3cret dbname=x"), "PG:host=db password=*** dbname=x")
         XCTAssertEqual(PostgresTarget.conninfo(from: "PG:dbname=x"), "dbname=x")
