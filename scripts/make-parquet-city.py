@@ -5,7 +5,7 @@ groups; buildings with snappy, addresses with zstd. The test fixture Tests/FlyrL
 was made with:
 
     .build/release/flyr-synth generate --buildings 2000 --seed 7 --out /tmp/city2k
-    scripts/make-parquet-city.py /tmp/city2k Tests/FlyrLinkTests/Fixtures/city2k
+    scripts/make-parquet-city.py /tmp/city2k Tests/FlyrLinkTests/Fixtures/city2k [rows per group, default 500]
 
 Needs pyarrow (pip install pyarrow); WKB is written here, no shapely needed.
 """
@@ -39,8 +39,36 @@ def bbox(geom):
     ys = [p[1] for r in geom['coordinates'] for p in r]
     return min(xs), min(ys), max(xs), max(ys)
 
+def hilbert(x, y, order=16):
+    """Index of cell (x, y) on a Hilbert curve over a 2^order grid."""
+    d = 0
+    s = 1 << (order - 1)
+    while s > 0:
+        rx = 1 if x & s else 0
+        ry = 1 if y & s else 0
+        d += s * s * ((3 * rx) ^ ry)
+        if ry == 0:
+            if rx == 1:
+                x, y = s - 1 - x, s - 1 - y
+            x, y = y, x
+        s >>= 1
+    return d
+
+def hilbert_sorted(features):
+    """Rows ordered along a Hilbert curve, so each row group covers a compact area (as
+    GeoParquet writers such as geoparquet-io recommend): a territory then meets few row groups."""
+    boxes = [bbox(f['geometry']) for f in features]
+    minx = min(b[0] for b in boxes); miny = min(b[1] for b in boxes)
+    maxx = max(b[2] for b in boxes); maxy = max(b[3] for b in boxes)
+    n = (1 << 16) - 1
+    def key(i):
+        b = boxes[i]
+        cx = (b[0] + b[2]) / 2; cy = (b[1] + b[3]) / 2
+        return (hilbert(int((cx - minx) / max(maxx - minx, 1e-12) * n), int((cy - miny) / max(maxy - miny, 1e-12) * n)), i)
+    return [features[i] for i in sorted(range(len(features)), key=key)]
+
 def write(src, dst, compression, row_group_size):
-    features = json.load(open(src))['features']
+    features = hilbert_sorted(json.load(open(src))['features'])
     keys = []
     for f in features:
         for k in f['properties']:
@@ -64,5 +92,6 @@ def write(src, dst, compression, row_group_size):
 
 if __name__ == '__main__':
     src, dst = sys.argv[1], sys.argv[2]
-    write(f'{src}/buildings.geojson', f'{dst}/buildings.snappy.parquet', 'snappy', 500)
-    write(f'{src}/addresses.geojson', f'{dst}/addresses.zstd.parquet', 'zstd', 500)
+    rows = int(sys.argv[3]) if len(sys.argv) > 3 else 500
+    write(f'{src}/buildings.geojson', f'{dst}/buildings.snappy.parquet', 'snappy', rows)
+    write(f'{src}/addresses.geojson', f'{dst}/addresses.zstd.parquet', 'zstd', rows)

@@ -7,6 +7,6 @@ struct FlyrLinkCommand: ParsableCommand {
         commandName: "flyr-link",
         abstract: "Link address points to building footprints for door-to-door campaigns.",
         version: FlyrLinkVersion.string,
-        subcommands: [RunCommand.self, SnapshotCommand.self]
+        subcommands: [RunCommand.self, InspectCommand.self, SnapshotCommand.self]
     )
 }

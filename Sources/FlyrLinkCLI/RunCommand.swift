@@ -15,20 +15,13 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var sources: SourceOptions
 
+    @OptionGroup var linking: LinkingOptions
+
     @Option(help: "Output directory (replaced atomically when the run succeeds), or postgresql://… / PG:<conninfo> to write the campaign's tables into PostGIS.")
     var out: String?
 
     @Option(help: "Campaign UUID the links belong to (default: derived from the input names).")
     var campaign: String?
-
-    @Option(help: "Proximity links reach at most this many metres (default \(OutputDefaults.maxDistance)).")
-    var maxDistance: Double?
-
-    @Option(help: "Townhouse rows: split into unit slices, or none.")
-    var units: String?
-
-    @Option(help: "Worker threads (default: the machine's cores). Outputs do not depend on it.")
-    var threads: Int?
 
     @Option(help: "Write only this output: links (links.csv, with report.json and rejects.csv).")
     var only: String?
@@ -36,20 +29,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Linking strategy: flyr, or naive (containment then nearest, the baseline).", visibility: .hidden))
     var matcher: String?
 
-    @Option(help: "GeoParquet reader: auto (GDAL's Parquet driver when present), gdal, or flyr (the project's own).")
-    var parquetReader: String?
-
-    @Flag(help: "No progress on stderr.")
-    var quiet = false
 
     func validate() throws {
-        if let units, RunOptions.UnitsMode(rawValue: units) == nil { throw ValidationError("--units must be split or none") }
         if let only, only != "links" && only != "all" { throw ValidationError("--only takes links") }
-        if let parquetReader, RunOptions.ParquetReader(rawValue: parquetReader) == nil {
-            throw ValidationError("--parquet-reader must be auto, gdal or flyr")
-        }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if let maxDistance, !(maxDistance >= 0) { throw ValidationError("--max-distance must be ≥ 0 metres") }
     }
 
     func run() throws {
@@ -58,15 +40,12 @@ struct RunCommand: ParsableCommand {
             sources.apply(to: &flags)
             flags.out = out
             flags.campaign = campaign
-            flags.maxDistance = maxDistance
-            flags.units = units
-            flags.threads = threads
+            linking.apply(to: &flags)
             flags.only = only
             flags.matcher = matcher
-            flags.parquetReader = parquetReader
             let settings = try pipeline.map { p throws(InputError) in flags.merged(over: try PipelineFile.load(p)) } ?? flags
             let options = try settings.options()
-            let progress = ProgressRenderer(enabled: !quiet && ProgressRenderer.stderrIsTerminal)
+            let progress = linking.progress
             let run = try LinkPipeline(options: options, observer: progress.observer).run()
             progress.event(.started(.write, detail: PostgresTarget.redacted(options.outputDirectory)))
             let t0 = Date()
@@ -77,8 +56,4 @@ struct RunCommand: ParsableCommand {
             CLIError.exit(with: error)
         }
     }
-}
-
-enum OutputDefaults {
-    static let maxDistance = Int(LinkOptions.defaultMaxDistance)
 }

@@ -32,6 +32,8 @@ struct SnapshotBuildCommand: ParsableCommand {
 
     @OptionGroup var sources: SourceOptions
 
+    @OptionGroup var linking: LinkingOptions
+
     @Option(help: "Campaign UUID (the directory under --root and the links' campaign id).")
     var campaign: String?
 
@@ -50,23 +52,10 @@ struct SnapshotBuildCommand: ParsableCommand {
     @Option(help: "An address keeps its previous building unless the new one is better by more than this many metres (default \(LinkOptions.defaultStickyMargin)).")
     var stickyMargin: Double?
 
-    @Option(help: "Proximity links reach at most this many metres (default \(OutputDefaults.maxDistance)).")
-    var maxDistance: Double?
-
-    @Option(help: "Townhouse rows: split into unit slices, or none.")
-    var units: String?
-
-    @Option(help: "Worker threads (default: the machine's cores). Outputs do not depend on it.")
-    var threads: Int?
-
-    @Flag(help: "No progress on stderr.")
-    var quiet = false
 
     func validate() throws {
         if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
         if let stickyMargin, !(stickyMargin >= 0) { throw ValidationError("--sticky-margin must be ≥ 0 metres") }
-        if let units, RunOptions.UnitsMode(rawValue: units) == nil { throw ValidationError("--units must be split or none") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
     }
 
     func run() throws {
@@ -79,7 +68,7 @@ struct SnapshotBuildCommand: ParsableCommand {
         var failed = 0
         for request in requests {
             do {
-                let progress = ProgressRenderer(enabled: !quiet && ProgressRenderer.stderrIsTerminal)
+                let progress = linking.progress
                 let result = try Snapshotter.regenerate(request, observer: progress.observer)
                 print(SnapshotSummaryText.make(result))
             } catch {
@@ -95,9 +84,7 @@ struct SnapshotBuildCommand: ParsableCommand {
     func makeRequests() throws -> [SnapshotRequest] {
         var flags = RunSettings()
         sources.apply(to: &flags)
-        flags.maxDistance = maxDistance
-        flags.units = units
-        flags.threads = threads
+        linking.apply(to: &flags)
         func apply(_ r: inout SnapshotRequest) {
             if let root { r.root = root }
             if let roads { r.roads = SourceSpec.parse(roads, layer: roadsLayer) }

@@ -16,6 +16,40 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(links.allSatisfy { $0["campaign_id"] == "5b0f3c8e-6d2a-5f1e-9a7b-2c4d6e8f0a1b" })
     }
 
+    func testPipelineFileFieldMappingAndCRS() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let file = dir.appendingPathComponent("dk.toml")
+        let toml = """
+        buildings = "\(try TestPaths.sharedData("dk/buildings.geojson"))"
+        addresses = "\(try TestPaths.sharedData("dk/addresses_with_truth.geojson"))"
+        out = "out"
+        max_distance = 25
+        threads = 1
+
+        [address_fields]
+        id = "husnummer_id"
+        formatted = "betegnelse"
+
+        [building_fields]
+        id = "ID_LOKALID"
+        """
+        try toml.write(to: file, atomically: true, encoding: .utf8)
+        let r = try ProcessRunner.flyrLink(["run", file.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let links = try OutputFiles.csv(dir.appendingPathComponent("out/links.csv").path)
+        XCTAssertEqual(links.count, 587)
+        XCTAssertTrue(links.allSatisfy { $0["address_id"]!.count == 36 && Int($0["building_id"]!) != nil })
+        let features = try OutputFiles.geojson(dir.appendingPathComponent("out/addresses.geojson").path)
+        XCTAssertTrue((OutputFiles.properties(features[0])["formatted"] as? String)?.contains(",") ?? false)
+    }
+
+    func testInspectReportsWhatItReads() throws {
+        let r = try ProcessRunner.flyrLink(["inspect", TestPaths.helsinkiAddresses, "--role", "addresses"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("features: 1377"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("house_number=addr:housenumber"), r.stdout)
+    }
+
     func testPipelineFileErrorsNameTheFile() throws {
         let dir = TestPaths.temporaryDirectory(self)
         let file = dir.appendingPathComponent("bad.toml")

@@ -45,6 +45,27 @@ final class FuzzTests: XCTestCase {
         XCTAssertGreaterThan(failed, 0)
     }
 
+    /// Every input libFuzzer kept (Fuzz/corpus, merged after a 10-minute run) still reads or throws.
+    func testFuzzCorpusReplays() throws {
+        let dir = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent().appendingPathComponent("../../Fuzz/corpus").standardizedFileURL
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        XCTAssertGreaterThan(names.count, 100)
+        var read = 0
+        for name in names {
+            let bytes = [UInt8](try Data(contentsOf: dir.appendingPathComponent(name)))
+            do {
+                let f = try GeoParquetFile(bytes: bytes, name: name)
+                try f.read(columns: f.columns.filter(\.isReadable).map(\.path)) { b in
+                    for w in b.geometryWKB { if let w { _ = try? WKBGeometry(wkb: w) } }
+                }
+                read += 1
+            } catch let e as GeoParquetError {
+                XCTAssertFalse(e.description.contains("\n"))
+            }
+        }
+        XCTAssertGreaterThan(read, 0)
+    }
+
     private func mutate(_ input: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
         var b = input
         let footerLen = b.count >= 8 ? Int(b[b.count - 8]) | Int(b[b.count - 7]) << 8 | Int(b[b.count - 6]) << 16 | Int(b[b.count - 5]) << 24 : 0

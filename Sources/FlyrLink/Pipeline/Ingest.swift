@@ -34,6 +34,7 @@ struct Ingest {
     /// Brings geometry from the source CRS to lon/lat on the workers.
     static func toLonLat(_ points: [Point2], table: SourceTable, pool: WorkerPool) throws(InputError) -> ([Point2], String, Bool) {
         let (_, crs, assumed) = try transformer(for: table, sample: Array(points.prefix(1000)))
+        if CRSInfo.isWGS84(crs) { return (points, crs, assumed) }  // already lon/lat: keep the exact input values
         do {
             return (try ParallelProjection.points(points, pool: pool) { () throws(ProjectionError) in
                 try CoordinateTransformer(from: crs, to: "EPSG:4326")
@@ -46,6 +47,7 @@ struct Ingest {
     static func toLonLat(_ footprints: [Footprint], table: SourceTable, pool: WorkerPool) throws(InputError) -> ([Footprint], String, Bool) {
         let sample = footprints.prefix(1000).flatMap { $0.polygons.flatMap(\.shell) }
         let (_, crs, assumed) = try transformer(for: table, sample: sample)
+        if CRSInfo.isWGS84(crs) { return (footprints, crs, assumed) }
         do {
             return (try ParallelProjection.footprints(footprints, pool: pool) { () throws(ProjectionError) in
                 try CoordinateTransformer(from: crs, to: "EPSG:4326")
@@ -68,13 +70,9 @@ struct Ingest {
         let layer = "addresses"
         for record in table.records {
             let id = record.values[0]
-            if let err = record.geometryError {
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "unreadable geometry: \(err)"))
-                continue
-            }
             switch record.geometry {
             case nil:
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "no geometry"))
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: missingGeometryReason(record)))
             case .point(let p)?:
                 located.append((record, p))
             case .multiPoint(let pts)? where pts.count == 1:
@@ -93,9 +91,7 @@ struct Ingest {
 
         var items: [AddressPoint] = []
         items.reserveCapacity(points.count)
-        var seen: [String: Int] = [:]
-        var generated = 0
-        var nameCounts: [String: Int] = [:]
+        var ids = IDRegistry(layer: layer)
         for (i, entry) in located.enumerated() {
             let p = points[i]
             let record = entry.record
@@ -104,16 +100,7 @@ struct Ingest {
                                       reason: "coordinates (\(entry.point.x), \(entry.point.y)) outside the valid range of its CRS"))
                 continue
             }
-            var id = record.values[0].map(trimmed) ?? ""
-            if id.isEmpty {
-                id = contentID(role: "address", values: Array(record.values.dropFirst()), at: [p], counts: &nameCounts)
-                generated += 1
-            }
-            if let first = seen[id] {
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "duplicate id (first at row \(first))"))
-                continue
-            }
-            seen[id] = record.ordinal
+            guard let id = ids.id(for: record, content: Array(record.values.dropFirst()), at: [p], rejects: &rejects) else { continue }
             let values = record.values.dropFirst().map { v -> String? in
                 guard let t = v.map(trimmed), !t.isEmpty else { return nil }
                 return t
@@ -124,7 +111,7 @@ struct Ingest {
         // Outputs follow ids, not the source's row order (which a spatially indexed FlatGeobuf or a
         // database query changes), so the same data gives the same bytes from any format.
         items.sort { idOrder($0.id, $1.id) }
-        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
+        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: ids.generated)
     }
 
     // MARK: buildings
@@ -136,13 +123,9 @@ struct Ingest {
         let layer = "buildings"
         for record in table.records {
             let id = record.values[0]
-            if let err = record.geometryError {
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "unreadable geometry: \(err)"))
-                continue
-            }
             switch record.geometry {
             case nil:
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "no geometry"))
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: missingGeometryReason(record)))
             case .polygons(let polys)?:
                 let usable = polys.compactMap(closedPolygon)
                 if usable.isEmpty {
@@ -162,9 +145,7 @@ struct Ingest {
 
         var items: [Building] = []
         items.reserveCapacity(shapes.count)
-        var seen: [String: Int] = [:]
-        var generated = 0
-        var nameCounts: [String: Int] = [:]
+        var ids = IDRegistry(layer: layer)
         for (k, entry) in shapes.enumerated() {
             let record = entry.record
             let polys = lonLat[k].polygons
@@ -172,23 +153,44 @@ struct Ingest {
                 rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: record.values[0], reason: "coordinates outside the valid range of its CRS"))
                 continue
             }
-            var id = record.values[0].map(trimmed) ?? ""
-            if id.isEmpty {
-                id = contentID(role: "building", values: [], at: polys.flatMap(\.shell), counts: &nameCounts)
-                generated += 1
-            }
-            if let first = seen[id] {
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "duplicate id (first at row \(first))"))
-                continue
-            }
-            seen[id] = record.ordinal
+            guard let id = ids.id(for: record, content: [], at: polys.flatMap(\.shell), rejects: &rejects) else { continue }
             items.append(Building(id: id, height: record.values[1].flatMap(parseNumber),
                                   levels: record.values[2].flatMap(parseNumber).map { Int($0.rounded()) },
                                   sourceRow: record.ordinal, footprint: Footprint(polygons: polys)))
         }
         rejects.sort { $0.sourceRow < $1.sourceRow }
         items.sort { idOrder($0.id, $1.id) }
-        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
+        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: ids.generated)
+    }
+
+    /// Why a row without a usable geometry has none.
+    static func missingGeometryReason(_ record: SourceTable.Record) -> String {
+        record.geometryError.map { "unreadable geometry: \($0)" } ?? "no geometry"
+    }
+
+    /// Ids of accepted rows: the source's own (trimmed) or a content UUIDv5 when it has none; an id
+    /// seen before makes the row a reject.
+    struct IDRegistry {
+        let layer: String
+        private var seen: [String: Int] = [:]
+        private var contentCounts: [String: Int] = [:]
+        private(set) var generated = 0
+
+        init(layer: String) { self.layer = layer }
+
+        mutating func id(for record: SourceTable.Record, content: [String?], at points: [Point2], rejects: inout [Reject]) -> String? {
+            var id = record.values[0].map(trimmed) ?? ""
+            if id.isEmpty {
+                id = contentID(role: layer, values: content, at: points, counts: &contentCounts)
+                generated += 1
+            }
+            if let first = seen[id] {
+                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "duplicate id (first at row \(first))"))
+                return nil
+            }
+            seen[id] = record.ordinal
+            return id
+        }
     }
 
     /// Closes rings and drops consecutive duplicates; nil when the shell has fewer than 3 distinct vertices.

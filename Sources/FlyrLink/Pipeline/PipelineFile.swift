@@ -11,19 +11,23 @@ public enum PipelineFile {
     static let knownKeys = stringKeys.union(["max_distance", "threads", "address_fields", "building_fields", "name", "description"])
 
     public static func load(_ path: String) throws(InputError) -> RunSettings {
+        let table = try parse(path)
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent()
+        return try settings(from: table, base: base, file: path)
+    }
+
+    /// The file's TOML table; an unreadable file or invalid TOML is one line naming the file and position.
+    static func parse(_ path: String) throws(InputError) -> TOMLTable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw InputError("cannot read pipeline file \(path)")
         }
-        let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
+            return try TOMLTable(string: text)
         } catch let e as TOMLParseError {
             throw InputError("\(path):\(e.source.begin.line):\(e.source.begin.column): invalid TOML: \(e.description)")
         } catch {
             throw InputError("\(path): invalid TOML: \(error)")
         }
-        let base = URL(fileURLWithPath: path).deletingLastPathComponent()
-        return try settings(from: table, base: base, file: path)
     }
 
     static func settings(from table: TOMLTable, base: URL, file: String) throws(InputError) -> RunSettings {

@@ -95,6 +95,17 @@ enum CRSInfo {
         return t == PJ_TYPE_GEOGRAPHIC_2D_CRS || t == PJ_TYPE_GEOGRAPHIC_3D_CRS || t == PJ_TYPE_GEOGRAPHIC_CRS
     }
 
+    /// True when the definition is WGS 84 longitude/latitude (EPSG:4326 or OGC:CRS84, any axis
+    /// order): data in it needs no transformation to reach the output CRS.
+    static func isWGS84(_ definition: String) -> Bool {
+        guard let ctx = proj_context_create() else { return false }
+        defer { proj_context_destroy(ctx) }
+        proj_log_level(ctx, PJ_LOG_NONE)
+        guard let crs = proj_create(ctx, definition), let wgs84 = proj_create(ctx, "EPSG:4326") else { return false }
+        defer { proj_destroy(crs); proj_destroy(wgs84) }
+        return proj_is_equivalent_to_with_ctx(ctx, crs, wgs84, PJ_COMP_EQUIVALENT_EXCEPT_AXIS_ORDER_GEOGCRS) == 1
+    }
+
     /// "EPSG:25832" style name when the definition carries an authority code.
     static func authorityName(_ definition: String) -> String? {
         guard let ctx = proj_context_create() else { return nil }

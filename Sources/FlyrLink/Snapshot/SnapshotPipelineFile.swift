@@ -22,17 +22,7 @@ public enum SnapshotPipelineFile {
     static let campaignOnlyKeys: Set<String> = ["id"]
 
     public static func load(_ path: String) throws(InputError) -> [SnapshotRequest] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw InputError("cannot read pipeline file \(path)")
-        }
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let e as TOMLParseError {
-            throw InputError("\(path):\(e.source.begin.line):\(e.source.begin.column): invalid TOML: \(e.description)")
-        } catch {
-            throw InputError("\(path): invalid TOML: \(error)")
-        }
+        let table = try PipelineFile.parse(path)
         let base = URL(fileURLWithPath: path).deletingLastPathComponent()
         let top = try Level(table, base: base, file: path, where: "")
         guard let list = table["campaigns"]?.array, !list.isEmpty else {

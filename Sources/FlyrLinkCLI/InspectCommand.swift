@@ -1,0 +1,43 @@
+import ArgumentParser
+import FlyrLink
+import Foundation
+
+/// `flyr-link inspect`: what flyr-link reads from a source — reader, layer, CRS, field mapping,
+/// feature count and read time — without linking anything.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Read one source as buildings or addresses and report what was read and how long it took."
+    )
+
+    @Argument(help: "The source: any OGR source or GeoParquet (path or path:layer).")
+    var source: String
+
+    @Option(help: "Read it as buildings or addresses.")
+    var role: String = "buildings"
+
+    @Option(help: "Layer name.")
+    var layer: String?
+
+    @Option(help: "Only what meets this polygon's bounding box (GeoParquet: row groups are pruned).")
+    var territory: String?
+
+    @Option(help: "GeoParquet reader: auto, gdal or flyr.")
+    var parquetReader: String = "auto"
+
+    func validate() throws {
+        guard role == "buildings" || role == "addresses" else { throw ValidationError("--role is buildings or addresses") }
+        guard RunOptions.ParquetReader(rawValue: parquetReader) != nil else { throw ValidationError("--parquet-reader must be auto, gdal or flyr") }
+    }
+
+    func run() throws {
+        do {
+            let summary = try SourceInspection.inspect(SourceSpec.parse(source, layer: layer), role: role == "addresses" ? .addresses : .buildings,
+                                                       territory: territory.map { SourceSpec.parse($0) },
+                                                       parquetReader: RunOptions.ParquetReader(rawValue: parquetReader)!)
+            print(summary.text)
+        } catch {
+            CLIError.exit(with: error)
+        }
+    }
+}

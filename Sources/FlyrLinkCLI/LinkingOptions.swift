@@ -1,0 +1,40 @@
+import ArgumentParser
+import FlyrLink
+
+/// How linking runs; shared by `run` and `snapshot`.
+struct LinkingOptions: ParsableArguments {
+    @Option(help: "Proximity links reach at most this many metres (default \(Int(LinkOptions.defaultMaxDistance))).")
+    var maxDistance: Double?
+
+    @Option(help: "Townhouse rows: split into unit slices, or none.")
+    var units: String?
+
+    @Option(help: "Worker threads (default: the machine's cores). Outputs do not depend on it.")
+    var threads: Int?
+
+    @Option(help: "GeoParquet reader: auto (GDAL's Parquet driver when present), gdal, or flyr (the project's own).")
+    var parquetReader: String?
+
+    @Flag(help: "No progress on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        if let units, RunOptions.UnitsMode(rawValue: units) == nil { throw ValidationError("--units must be split or none") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let maxDistance, !(maxDistance >= 0) { throw ValidationError("--max-distance must be ≥ 0 metres") }
+        if let parquetReader, RunOptions.ParquetReader(rawValue: parquetReader) == nil {
+            throw ValidationError("--parquet-reader must be auto, gdal or flyr")
+        }
+    }
+
+    func apply(to s: inout RunSettings) {
+        s.maxDistance = maxDistance
+        s.units = units
+        s.threads = threads
+        s.parquetReader = parquetReader
+    }
+
+    var progress: ProgressRenderer {
+        ProgressRenderer(enabled: !quiet && ProgressRenderer.stderrIsTerminal)
+    }
+}
