@@ -35,6 +35,8 @@ public enum PGCampaignWriter {
             return summary
         } catch {
             _ = try? db.execute("ROLLBACK")
+            // Say whose rights fell short, and where.
+            if error.kind == .permission { throw error.note("role \(db.userName), database \(db.databaseName)") }
             throw error
         }
     }

@@ -34,6 +34,11 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
         PostgresError(kind, "\(context): \(message)", sqlState: sqlState)
     }
 
+    /// The same error with `note` after it, in parentheses.
+    func note(_ note: String) -> PostgresError {
+        PostgresError(kind, "\(message) (\(note))", sqlState: sqlState)
+    }
+
     static func oneLine(_ s: String) -> String {
         s.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\t" })
             .map { $0.trimmingCharacters(in: .whitespaces) }

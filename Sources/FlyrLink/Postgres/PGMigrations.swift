@@ -9,30 +9,36 @@ enum PGMigrations {
     @discardableResult
     static func apply(on db: PGConnection, migrations: [(version: String, sql: String)] = PGMigrationSQL.all) throws(PostgresError) -> [String] {
         // Up to date (the usual case): no lock, so writers of different campaigns run side by side.
-        if try applied(on: db).isSuperset(of: migrations.map(\.version)) { return [] }
+        let done: Set<String>
+        do { done = try applied(on: db) } catch { throw error.context("reading \(table)") }
+        if done.isSuperset(of: migrations.map(\.version)) { return [] }
         // Two runs migrating at once would race on CREATE TABLE: one waits for the other's commit
         // (the lock is held to the end of the transaction), then finds the migrations applied.
         try db.execute("SELECT pg_advisory_xact_lock(hashtext('flyr-link schema migrations ' || current_schema()))")
         if try tableIsMissing(on: db) {
-            try db.execute("""
-                CREATE TABLE \(table) (
-                    version text PRIMARY KEY,
-                    applied_at timestamptz NOT NULL DEFAULT now()
-                )
-                """)
+            do {
+                try db.execute("""
+                    CREATE TABLE \(table) (
+                        version text PRIMARY KEY,
+                        applied_at timestamptz NOT NULL DEFAULT now()
+                    )
+                    """)
+            } catch {
+                throw error.context("creating \(table)")
+            }
         }
-        let done = try applied(on: db)
-        var applied: [String] = []
-        for (version, sql) in migrations where !done.contains(version) {
+        let recorded = try applied(on: db)
+        var newlyApplied: [String] = []
+        for (version, sql) in migrations where !recorded.contains(version) {
             do {
                 try db.execute(sql)
                 try db.execute("INSERT INTO \(table) (version) VALUES ($1)", [version])
             } catch {
                 throw error.context("applying migration \(version)")
             }
-            applied.append(version)
+            newlyApplied.append(version)
         }
-        return applied
+        return newlyApplied
     }
 
     /// Everything lives in current_schema(), the first schema of search_path: a table of the same
