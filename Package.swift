@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CGDAL", pkgConfig: "gdal", providers: [.apt(["libgdal-dev"])]),
         .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Parquet page codecs, for the project's own GeoParquet reader.
         .systemLibrary(name: "CSnappy", path: "Sources/CSnappy", providers: [.apt(["libsnappy-dev"])]),
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
@@ -39,9 +40,11 @@ let package = Package(
         .target(
             name: "FlyrLink",
             dependencies: [
-                "CGEOS", "CGDAL", "CPROJ", "CZlib", "GeoParquet",
+                "CGEOS", "CGDAL", "CPROJ", "CLibPQ", "CZlib", "GeoParquet",
                 .product(name: "TOMLKit", package: "TOMLKit"),
-            ]
+            ],
+            // The .sql files are the source of truth; Postgres/PGMigrationSQL.swift embeds them (scripts/gen-migrations.sh).
+            exclude: ["Postgres/Migrations"]
         ),
         .executableTarget(
             name: "FlyrLinkCLI",

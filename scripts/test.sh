@@ -3,10 +3,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift build --build-tests
+# FLYR_SCRATCH_PATH: build somewhere other than .build (e.g. a second checkout sharing the machine).
+scratch=()
+[ -z "${FLYR_SCRATCH_PATH:-}" ] || scratch=(--scratch-path "$FLYR_SCRATCH_PATH")
+swift build "${scratch[@]}" --build-tests
+# The PostgreSQL tests need a server: a throwaway one on a loopback port unless FLYR_TEST_PG names one.
+if [ -z "${FLYR_TEST_PG:-}" ]; then
+  pgdir=$(mktemp -d "${TMPDIR:-/tmp}/flyr-pg.XXXXXX")
+  trap 'scripts/pg-test-server.sh stop "$pgdir"' EXIT
+  FLYR_TEST_PG=$(scripts/pg-test-server.sh start "$pgdir")
+  export FLYR_TEST_PG
+fi
 log=$(mktemp)
 status=0
-swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log" || status=$?
+swift test "${scratch[@]}" --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log" || status=$?
 # XCTest's closing "Executed N tests, with F failures", restated as the plain closing line.
 summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
 rm -f "$log"

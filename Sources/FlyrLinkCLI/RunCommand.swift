@@ -17,7 +17,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var linking: LinkingOptions
 
-    @Option(help: "Output directory (replaced atomically when the run succeeds).")
+    @Option(help: "Output directory (replaced atomically when the run succeeds), or postgresql://… / PG:<conninfo> to write the campaign's tables into PostGIS.")
     var out: String?
 
     @Option(help: "Campaign UUID the links belong to (default: derived from the input names).")
@@ -47,10 +47,10 @@ struct RunCommand: ParsableCommand {
             let options = try settings.options()
             let progress = linking.progress
             let run = try LinkPipeline(options: options, observer: progress.observer).run()
-            progress.event(.started(.write, detail: options.outputDirectory))
+            progress.event(.started(.write, detail: PostgresTarget.redacted(options.outputDirectory)))
             let t0 = Date()
             try RunWriter.write(run)
-            progress.event(.finished(.write, detail: options.outputDirectory, seconds: Date().timeIntervalSince(t0)))
+            progress.event(.finished(.write, detail: PostgresTarget.redacted(options.outputDirectory), seconds: Date().timeIntervalSince(t0)))
             print(RunSummaryText.make(run))
         } catch {
             CLIError.exit(with: error)

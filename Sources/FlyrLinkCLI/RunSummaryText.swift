@@ -16,7 +16,7 @@ enum RunSummaryText {
         }
         lines.append("  buildings: \(c.buildings) (\(c.buildingsWithAddresses) with addresses, \(c.buildingsRepaired) repaired, \(c.buildingsRejected) rejected)"
                      + (c.townhomeRows > 0 ? ", \(c.townhomeRows) townhouse rows in \(c.units) units" : ""))
-        lines.append("  outputs: \(run.options.outputDirectory)")
+        lines.append("  outputs: \(PostgresTarget.redacted(run.options.outputDirectory))")
         return lines.joined(separator: "\n")
     }
 }

@@ -20,7 +20,9 @@ enum GDALSourceReader {
         }
         let dataset: GDALVectorDataset
         do {
-            dataset = try GDALVectorDataset(path: spec.location, openOptions: openOptions)
+            // GDAL's PostgreSQL driver takes `PG:`; a bare postgresql:// URI gets that prefix.
+            let isURI = lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
+            dataset = try GDALVectorDataset(path: isURI ? "PG:" + spec.location : spec.location, openOptions: openOptions)
         } catch {
             throw InputError("\(role.rawValue): \(error.message)")
         }

@@ -57,6 +57,12 @@ final class GDALVectorDataset {
         GDALClose(handle)
     }
 
+    /// A layer name that is an SQL query: `SELECT …` or `WITH …`.
+    static func isSQL(_ name: String) -> Bool {
+        let head = name.drop(while: { $0.isWhitespace }).prefix(7).lowercased()
+        return head.hasPrefix("select ") || head.hasPrefix("select\n") || head.hasPrefix("with ")
+    }
+
     var layerNames: [String] {
         (0..<GDALDatasetGetLayerCount(handle)).compactMap { i in
             guard let l = GDALDatasetGetLayer(handle, i), let n = OGR_L_GetName(l) else { return nil }
@@ -65,6 +71,14 @@ final class GDALVectorDataset {
     }
 
     func layer(named name: String?) throws(GDALError) -> GDALVectorLayer {
+        if let name, GDALVectorDataset.isSQL(name) {
+            // An SQL query as the layer (run by the driver, e.g. PostgreSQL, or by OGR SQL).
+            CPLErrorReset()
+            guard let l = GDALDatasetExecuteSQL(handle, name, nil, nil) else {
+                throw GDALError(message: "\(path): query failed: \(GDALEnvironment.lastError("no result layer"))")
+            }
+            return GDALVectorLayer(dataset: self, handle: l, isResultSet: true)
+        }
         if let name {
             guard let l = GDALDatasetGetLayerByName(handle, name) else {
                 throw GDALError(message: "\(path) has no layer '\(name)' (layers: \(layerNames.joined(separator: ", ")))")
@@ -83,10 +97,17 @@ final class GDALVectorDataset {
 final class GDALVectorLayer {
     let dataset: GDALVectorDataset
     let handle: OGRLayerH
+    /// The result of an SQL query, released with the dataset's ReleaseResultSet.
+    let isResultSet: Bool
 
-    init(dataset: GDALVectorDataset, handle: OGRLayerH) {
+    init(dataset: GDALVectorDataset, handle: OGRLayerH, isResultSet: Bool = false) {
         self.dataset = dataset
         self.handle = handle
+        self.isResultSet = isResultSet
+    }
+
+    deinit {
+        if isResultSet { GDALDatasetReleaseResultSet(dataset.handle, handle) }
     }
 
     var name: String { String(cString: OGR_L_GetName(handle)) }

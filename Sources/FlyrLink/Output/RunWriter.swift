@@ -7,6 +7,11 @@ public enum RunWriter {
                                "features.geojson", "rejects.csv", "report.json"]
 
     public static func write(_ run: LinkRun) throws {
+        // `--out postgresql://…` or `PG:…`: the campaign's tables in that database (Postgres/).
+        if let conninfo = PostgresTarget.conninfo(from: run.options.outputDirectory) {
+            _ = try PGCampaignWriter.write(run, conninfo: conninfo)
+            return
+        }
         let dir = try OutputDirectory(path: run.options.outputDirectory)
         try writeLinks(run, to: dir.path("links.csv"))
         try writeRejects(run, to: dir.path("rejects.csv"))

@@ -178,7 +178,7 @@ public struct LinkPipeline {
         let path = t.spec.location
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         let isFile = (attrs?[.type] as? FileAttributeType) == .typeRegular
-        return RunReport.Input(source: t.spec.description, reader: t.reader, layer: t.layerName,
+        return RunReport.Input(source: PostgresTarget.redacted(t.spec.description), reader: t.reader, layer: t.layerName,
                                crs: CRSInfo.authorityName(crs) ?? (crs.count > 80 ? String(crs.prefix(80)) + "…" : crs),
                                crsAssumed: assumed, attributeFilter: t.attributeFilter, fields: t.resolvedFields,
                                featuresRead: t.records.count, accepted: accepted, rejected: rejected, repaired: repaired,

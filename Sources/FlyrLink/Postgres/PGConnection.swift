@@ -1,0 +1,172 @@
+internal import CLibPQ
+import Foundation
+
+/// A PostgreSQL failure as one line: what flyr-link was doing, then libpq's or the server's message.
+public struct PostgresError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: String, Sendable {
+        /// The server could not be reached or refused the login.
+        case connection
+        /// The database has no PostGIS extension.
+        case missingPostGIS
+        /// The role lacks a privilege (SQLSTATE 42501).
+        case permission
+        /// An existing table has a column flyr-link cannot write.
+        case incompatibleSchema
+        /// Any other statement failed.
+        case query
+    }
+
+    public let kind: Kind
+    public let message: String
+    /// The server's SQLSTATE, when the server reported the error.
+    public let sqlState: String?
+
+    public init(_ kind: Kind, _ message: String, sqlState: String? = nil) {
+        self.kind = kind
+        self.message = PostgresError.oneLine(message)
+        self.sqlState = sqlState
+    }
+
+    public var description: String { message }
+
+    /// The same error with `context` in front ("writing campaign_addresses: …").
+    func context(_ context: String) -> PostgresError {
+        PostgresError(kind, "\(context): \(message)", sqlState: sqlState)
+    }
+
+    /// The same error with `note` after it, in parentheses.
+    func note(_ note: String) -> PostgresError {
+        PostgresError(kind, "\(message) (\(note))", sqlState: sqlState)
+    }
+
+    static func oneLine(_ s: String) -> String {
+        s.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\t" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
+    }
+}
+
+/// Where a run writes when its output is a database: `postgresql://…`, `postgres://…` or GDAL's
+/// `PG:<conninfo>` (the `PG:` prefix is dropped; the rest is a libpq conninfo or URI).
+public enum PostgresTarget {
+    public static func isTarget(_ out: String) -> Bool { conninfo(from: out) != nil }
+
+    public static func conninfo(from out: String) -> String? {
+        if out.hasPrefix("postgresql://") || out.hasPrefix("postgres://") { return out }
+        if out.hasPrefix("PG:") { return String(out.dropFirst(3)) }
+        return nil
+    }
+
+    /// The target with any password masked, for messages and summaries.
+    public static func redacted(_ out: String) -> String {
+        var s = out
+        // URI form: scheme://user:password@host
+        if let scheme = s.range(of: "://"), let at = s[scheme.upperBound...].firstIndex(of: "@"),
+           let colon = s[scheme.upperBound..<at].firstIndex(of: ":") {
+            s.replaceSubrange(s.index(after: colon)..<at, with: "***")
+        }
+        // key=value form, and ?password= in URIs
+        if let r = s.range(of: #"password\s*=\s*('[^']*'|[^\s&]*)"#, options: .regularExpression) {
+            s.replaceSubrange(r, with: "password=***")
+        }
+        return s
+    }
+}
+
+/// One libpq connection, used from one thread. Statements return text rows; errors are typed and
+/// carry the server's message. Notices (e.g. "relation already exists, skipping") are not printed.
+final class PGConnection {
+    let handle: OpaquePointer
+
+    init(_ conninfo: String) throws(PostgresError) {
+        guard let conn = PQconnectdb(conninfo) else { throw PostgresError(.connection, "cannot allocate a libpq connection") }
+        if PQstatus(conn) != CONNECTION_OK {
+            let message = String(cString: PQerrorMessage(conn))
+            PQfinish(conn)
+            throw PostgresError(.connection, "cannot connect to PostgreSQL: \(message)")
+        }
+        handle = conn
+        PQsetNoticeProcessor(conn, { _, _ in }, nil)
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    var databaseName: String { PQdb(handle).map { String(cString: $0) } ?? "" }
+    var userName: String { PQuser(handle).map { String(cString: $0) } ?? "" }
+    var serverVersion: Int { Int(PQserverVersion(handle)) }
+
+    /// Runs `sql` (several statements allowed when there are no parameters) and returns the rows
+    /// of the last one as text, nil for SQL NULL.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> [[String?]] {
+        let result: OpaquePointer?
+        if parameters.isEmpty {
+            result = PQexec(handle, sql)
+        } else {
+            result = PGConnection.withCStrings(parameters) { values in
+                PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+            }
+        }
+        return try rows(of: result)
+    }
+
+    /// The first column of the first row, or nil.
+    func scalar(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> String? {
+        try execute(sql, parameters).first?.first ?? nil
+    }
+
+    func rows(of result: OpaquePointer?) throws(PostgresError) -> [[String?]] {
+        guard let result else { throw PostgresError(.query, String(cString: PQerrorMessage(handle))) }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+            return []
+        case PGRES_TUPLES_OK:
+            let n = PQntuples(result), m = PQnfields(result)
+            var out: [[String?]] = []
+            out.reserveCapacity(Int(n))
+            for r in 0..<n {
+                out.append((0..<m).map { c in
+                    PQgetisnull(result, r, c) == 1 ? nil : String(cString: PQgetvalue(result, r, c))
+                })
+            }
+            return out
+        default:
+            throw error(from: result)
+        }
+    }
+
+    /// The server's error in a result: its primary message (and detail), with the SQLSTATE.
+    func error(from result: OpaquePointer) -> PostgresError {
+        func field(_ code: Int32) -> String? {
+            PQresultErrorField(result, code).map { String(cString: $0) }
+        }
+        let state = field(Int32(UInt8(ascii: "C")))
+        var message = field(Int32(UInt8(ascii: "M"))) ?? String(cString: PQresultErrorMessage(result))
+        if message.isEmpty { message = String(cString: PQerrorMessage(handle)) }
+        if let detail = field(Int32(UInt8(ascii: "D"))) { message += " (\(detail))" }
+        let kind: PostgresError.Kind = state == "42501" ? .permission : (state?.hasPrefix("08") == true ? .connection : .query)
+        return PostgresError(kind, message, sqlState: state)
+    }
+
+    /// Starts `COPY … FROM STDIN`; rows are streamed through the returned writer.
+    func copyIn(_ sql: String) throws(PostgresError) -> PGCopyWriter {
+        guard let result = PQexec(handle, sql) else { throw PostgresError(.query, String(cString: PQerrorMessage(handle))) }
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COPY_IN else { throw error(from: result) }
+        return PGCopyWriter(connection: self)
+    }
+
+    /// A connection-level message (for COPY data errors, where there is no result yet).
+    var lastMessage: String { String(cString: PQerrorMessage(handle)) }
+
+    static func withCStrings<R>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+        let copies: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0)! } }
+        defer { copies.forEach { free($0) } }
+        let pointers = copies.map { UnsafePointer($0) }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
