@@ -30,19 +30,8 @@ public struct LinkPipeline {
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
 
-        // read: both layers at once (separate GDAL datasets), and the territory.
-        let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses") {
-            let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
-            let tables = try readBoth(within: territory?.footprint.bbox)
-            return ((tables.0, tables.1, territory), "\(tables.0.records.count) buildings, \(tables.1.records.count) addresses")
-        }
-
-        // ingest: judge rows, bring them to lon/lat, then to the local metric frame; repair footprints.
-        var (buildingsIn, addressesIn) = try stage(.ingest, clock) {
-            let b = try Ingest.buildings(buildingTable, pool: pool)
-            let a = try Ingest.addresses(addressTable, pool: pool)
-            return ((b, a), "\(b.items.count) buildings, \(a.items.count) addresses accepted")
-        }
+        // read and ingest; the source tables are dropped once ingested (only their summaries stay).
+        var (buildingsIn, addressesIn, territory, buildingSource, addressSource) = try readAndIngest(clock, pool)
         var extent = BBox.empty
         if let territory {
             extent = territory.footprint.bbox
@@ -122,18 +111,56 @@ public struct LinkPipeline {
                              report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
                                                run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))
         LinkAssembly.assemble(&result, links: links, decisions: decisions)
-        result.report.inputs["buildings"] = inputReport(buildingTable, buildingsIn.crs, buildingsIn.crsAssumed, accepted: buildings.count,
+        result.report.inputs["buildings"] = inputReport(buildingSource, buildingsIn.crs, buildingsIn.crsAssumed, accepted: buildings.count,
                                                         rejected: buildingRejects.count, repaired: repairedCount, generated: buildingsIn.generatedIDs)
-        result.report.inputs["addresses"] = inputReport(addressTable, addressesIn.crs, addressesIn.crsAssumed, accepted: addresses.count,
+        result.report.inputs["addresses"] = inputReport(addressSource, addressesIn.crs, addressesIn.crsAssumed, accepted: addresses.count,
                                                         rejected: addressesIn.rejects.count, repaired: nil, generated: addressesIn.generatedIDs)
         result.report.territory = territory?.source
-        outsideAddresses += addressTable.parquet?.rowsSkippedByBBox ?? 0
-        outsideBuildings += buildingTable.parquet?.rowsSkippedByBBox ?? 0
+        outsideAddresses += addressSource.parquet?.rowsSkippedByBBox ?? 0
+        outsideBuildings += buildingSource.parquet?.rowsSkippedByBBox ?? 0
         RunSummary.count(&result, accessory: accessory, repaired: repairedCount, outsideAddresses: outsideAddresses, outsideBuildings: outsideBuildings,
                          buildingRejects: buildingRejects.count, addressRejects: addressesIn.rejects.count)
         result.report.run.secondsByStage = clock.seconds
         result.report.run.secondsTotal = Date().timeIntervalSince(clock.start)
         return result
+    }
+
+    /// What the report keeps of a source table once its records are ingested.
+    struct SourceSummary {
+        var spec: SourceSpec
+        var reader: String
+        var layerName: String
+        var resolvedFields: [String: String]
+        var attributeFilter: String?
+        var featuresRead: Int
+        var parquet: ParquetReadReport?
+
+        init(_ t: SourceTable) {
+            spec = t.spec
+            reader = t.reader
+            layerName = t.layerName
+            resolvedFields = t.resolvedFields
+            attributeFilter = t.attributeFilter
+            featuresRead = t.records.count
+            parquet = t.parquet
+        }
+    }
+
+    private func readAndIngest(_ clock: Clock, _ pool: WorkerPool) throws
+        -> (Ingest.Result<Building>, Ingest.Result<AddressPoint>, Territory?, SourceSummary, SourceSummary) {
+        // read: both layers at once (separate GDAL datasets), and the territory.
+        let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses") {
+            let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
+            let tables = try readBoth(within: territory?.footprint.bbox)
+            return ((tables.0, tables.1, territory), "\(tables.0.records.count) buildings, \(tables.1.records.count) addresses")
+        }
+        // ingest: judge rows and bring them to lon/lat.
+        let (b, a) = try stage(.ingest, clock) {
+            let b = try Ingest.buildings(buildingTable, pool: pool)
+            let a = try Ingest.addresses(addressTable, pool: pool)
+            return ((b, a), "\(b.items.count) buildings, \(a.items.count) addresses accepted")
+        }
+        return (b, a, territory, SourceSummary(buildingTable), SourceSummary(addressTable))
     }
 
     /// Both layers at once, on two threads (separate GDAL datasets); GeoParquet pruned to `lonLatBox`.
@@ -174,14 +201,14 @@ public struct LinkPipeline {
         ]
     }
 
-    private func inputReport(_ t: SourceTable, _ crs: String, _ assumed: Bool, accepted: Int, rejected: Int, repaired: Int?, generated: Int) -> RunReport.Input {
+    private func inputReport(_ t: SourceSummary, _ crs: String, _ assumed: Bool, accepted: Int, rejected: Int, repaired: Int?, generated: Int) -> RunReport.Input {
         let path = t.spec.location
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         let isFile = (attrs?[.type] as? FileAttributeType) == .typeRegular
         return RunReport.Input(source: PostgresTarget.redacted(t.spec.description), reader: t.reader, layer: t.layerName,
                                crs: CRSInfo.authorityName(crs) ?? (crs.count > 80 ? String(crs.prefix(80)) + "…" : crs),
                                crsAssumed: assumed, attributeFilter: t.attributeFilter, fields: t.resolvedFields,
-                               featuresRead: t.records.count, accepted: accepted, rejected: rejected, repaired: repaired,
+                               featuresRead: t.featuresRead, accepted: accepted, rejected: rejected, repaired: repaired,
                                generatedIds: generated, bytes: isFile ? (attrs?[.size] as? Int) : nil,
                                sha256: isFile ? SHA256.hashFile(path) : nil, parquet: t.parquet)
     }
