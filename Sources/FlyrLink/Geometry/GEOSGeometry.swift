@@ -183,3 +183,12 @@ extension GEOSContext {
         return GEOSGeometry(context: self, handle: u)
     }
 }
+
+extension GEOSContext {
+    /// The part of `g` inside an axis-aligned rectangle (GEOS's fast rectangle clipping).
+    func clip(_ g: GEOSGeometry, to box: BBox) throws(GEOSError) -> GEOSGeometry {
+        resetError()
+        guard let r = GEOSClipByRect_r(handle, g.handle, box.minX, box.minY, box.maxX, box.maxY) else { throw error("ClipByRect") }
+        return GEOSGeometry(context: self, handle: r)
+    }
+}

@@ -13,16 +13,16 @@ enum RowDetector {
         /// Positions (along the axis) of the cuts between consecutive slices; count = addresses - 1.
         var cuts: [Double]
 
+        /// A metric point as (along, across) the axis from `origin`: the inverse of `point(along:across:)`.
+        func rowCoordinates(_ p: Point2) -> Point2 {
+            let dx = p.x - origin.x, dy = p.y - origin.y
+            return Point2(x: dx * axis.x + dy * axis.y, y: -dx * axis.y + dy * axis.x)
+        }
+
         func point(along s: Double, across t: Double) -> Point2 {
             Point2(x: origin.x + axis.x * s - axis.y * t, y: origin.y + axis.y * s + axis.x * t)
         }
 
-        /// The rectangle between two positions along the axis, `halfWidth` to either side of it.
-        func strip(from a: Double, to b: Double, halfWidth w: Double) -> Footprint {
-            let ring = [point(along: a, across: -w), point(along: b, across: -w), point(along: b, across: w),
-                        point(along: a, across: w), point(along: a, across: -w)]
-            return Footprint(polygons: [Polygon(rings: [ring])])
-        }
     }
 
     static let maxUnits = 40
