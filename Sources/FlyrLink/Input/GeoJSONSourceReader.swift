@@ -7,9 +7,10 @@ import Foundation
 /// It gives the same records as GDAL (a test compares them); anything it does not handle — a
 /// named layer, a remote or compressed path — goes to GDAL.
 enum GeoJSONSourceReader {
+    /// `.json` goes to GDAL: it may be Esri JSON or TopoJSON, which GDAL also reads.
     static func handles(_ spec: SourceSpec) -> Bool {
         let lower = spec.location.lowercased()
-        let ext = [".geojson", ".json", ".geojsonl", ".geojsons", ".geojsonseq"].contains { lower.hasSuffix($0) }
+        let ext = [".geojson", ".geojsonl", ".geojsons", ".geojsonseq"].contains { lower.hasSuffix($0) }
         return ext && spec.layer == nil && !spec.location.hasPrefix("/vsi") && FileManager.default.fileExists(atPath: spec.location)
     }
 
