@@ -30,6 +30,8 @@ enum GeoJSONSourceReader {
             }
         }
         if case .failure(let failure) = result {
+            // Not a FeatureCollection or Features (a bare geometry, say): GDAL knows what to make of it.
+            if failure.what == notFeatures { return try GDALSourceReader.read(spec, role: role, mapping: mapping) }
             throw InputError("\(role.rawValue): \(spec.location): \(failure.description)")
         }
         var resolved: [String: String] = [:]
@@ -87,6 +89,8 @@ enum GeoJSONSourceReader {
         }
     }
 
+    static let notFeatures = "not a FeatureCollection or Feature"
+
     /// A FeatureCollection or a Feature, members in any order.
     static func readObject(_ s: inout GeoJSONScanner, _ state: inout ReadState, topLevel: Bool) throws(GeoJSONScanner.Failure) {
         var featureID: String?
@@ -100,7 +104,9 @@ enum GeoJSONSourceReader {
             try s.expect(UInt8(ascii: ":"))
             switch key {
             case "type":
-                isFeature = try s.scalarText() == "Feature" || isFeature
+                let type = try s.scalarText()
+                if topLevel && type != "Feature" && type != "FeatureCollection" { throw s.fail(notFeatures) }
+                isFeature = type == "Feature" || isFeature
             case "features" where topLevel:
                 guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { break }
                 repeat { try readObject(&s, &state, topLevel: false) } while try s.more(closer: UInt8(ascii: "]"))
