@@ -424,7 +424,8 @@ def report(results, args, meta):
     lines = []
     lines.append(f"Run {meta['started']} → {meta['finished']} on {meta['host']} "
                  f"({meta['cpus']} CPUs, {meta['mem_gb']:.0f} GB RAM; load average at start "
-                 f"{meta['load_start']}, at end {meta['load_end']}). flyr-link {meta['flyr_commit']}, "
+                 f"{meta['load_start']}, at end {meta['load_end']}). flyr-link sources at {meta['flyr_commit']} "
+                 f"({meta['configuration']}), "
                  f"{meta['versions']}. Seed {args.seed}; flyr-link max distance "
                  f"{args.flyr_max_distance or 'default'}, peers {args.peer_max_distance} m.")
     lines.append("")
@@ -579,8 +580,13 @@ def main():
     except HarnessError as e:
         log(f"benchmark harness: FAILED to set up: {e}")
         return 1
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip() or "unknown"
+    # The flyr-link measured: the last commit touching its sources (and whether they are modified).
+    commit = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%h", "--", "Sources", "Package.swift"],
+                            capture_output=True, text=True).stdout.strip() or "unknown"
+    if subprocess.run(["git", "-C", ROOT, "diff", "--quiet", "HEAD", "--", "Sources", "Package.swift"]).returncode:
+        commit += "+modified"
+    if args.bin_dir:
+        commit = f"binaries from {bindir}"
     results = []
     try:
         for n in sizes:

@@ -7,6 +7,7 @@ swift build --build-tests
 log=$(mktemp)
 status=0
 swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log" || status=$?
+python3 benchmarks/run_benchmarks.py --smoke --configuration debug --scratch-path .build || { echo "benchmark harness smoke test (benchmarks/run_benchmarks.py --smoke): FAILED"; status=1; }
 # XCTest's closing "Executed N tests, with F failures", restated as the plain closing line.
 summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
 rm -f "$log"
