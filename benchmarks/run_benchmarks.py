@@ -232,9 +232,10 @@ class TreeSampler(threading.Thread):
     shared page counted once, split between its sharers), peak of the summed RSS, and each
     process's own VmHWM (summed at the end: an upper bound that counts shared pages repeatedly)."""
 
-    def __init__(self, root, interval=0.2):
+    def __init__(self, root, interval=0.2, limit_kb=None):
         super().__init__(daemon=True)
-        self.root, self.interval = root, interval
+        self.root, self.interval, self.limit_kb = root, interval, limit_kb
+        self.over_limit = False
         self.peak_pss = self.peak_rss = 0
         self.hwm = {}
         self.samples = 0
@@ -258,6 +259,17 @@ class TreeSampler(threading.Thread):
             self.peak_pss = max(self.peak_pss, pss)
             self.peak_rss = max(self.peak_rss, rss)
             self.samples += 1
+            if self.limit_kb and pss > self.limit_kb and not self.over_limit:
+                # Protects a shared machine: the run is stopped, reported as over the limit.
+                # SIGTERM first so the PostGIS script's trap stops its server; SIGKILL after 10 s.
+                self.over_limit = True
+                for sig, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 0)):
+                    try:
+                        os.killpg(self.root, sig)
+                    except OSError:
+                        break
+                    if self.stop_event.wait(grace):
+                        break
             self.stop_event.wait(self.interval)
 
     def stop(self):
@@ -286,7 +298,7 @@ def parse_time_v(text):
     return out
 
 
-def measure(cmd, logfile, timeout):
+def measure(cmd, logfile, timeout, limit_kb=None):
     """Runs cmd under /usr/bin/time -v in its own session; returns the measured figures."""
     tfile = logfile.with_suffix(".time")
     full = ["/usr/bin/time", "-v", "-o", str(tfile)] + [str(c) for c in cmd]
@@ -295,7 +307,7 @@ def measure(cmd, logfile, timeout):
     with open(logfile, "w") as lf:
         t0 = time.perf_counter()
         proc = subprocess.Popen(full, stdout=lf, stderr=subprocess.STDOUT, start_new_session=True)
-        sampler = TreeSampler(proc.pid)
+        sampler = TreeSampler(proc.pid, limit_kb=limit_kb)
         sampler.start()
         timed_out = False
         try:
@@ -316,6 +328,7 @@ def measure(cmd, logfile, timeout):
         sampler.stop()
     r = parse_time_v(tfile.read_text()) if tfile.exists() else {}
     r.update(outer_wall_s=wall, load1_before=load1, returncode=proc.returncode, timed_out=timed_out,
+             over_memory_limit=sampler.over_limit,
              tree_peak_pss_kb=sampler.peak_pss, tree_peak_rss_kb=sampler.peak_rss,
              tree_sum_hwm_kb=sum(sampler.hwm.values()), samples=sampler.samples,
              processes_seen=len(sampler.hwm))
@@ -378,11 +391,15 @@ def run_tool(tool, bindir, city, fmt, n, args, work, srid):
     port = free_port(args.pg_port) if tool == "postgis" else None
     cmd, links = tool_command(tool, bindir, city, fmt, out, args, srid, port)
     logfile = work / "runs" / f"{size_label(n)}-{fmt}-{tool}.log"
-    r = measure(cmd, logfile, args.timeout)
+    limit_kb = int(args.memory_limit * 2**20) if args.memory_limit else None
+    r = measure(cmd, logfile, args.timeout, limit_kb)
     r.update(tool=tool, size=n, format=fmt, log=str(logfile))
     text = logfile.read_text(errors="replace")
     if r["timed_out"]:
         r["error"] = f"timed out after {args.timeout} s"
+    elif r["over_memory_limit"]:
+        r["error"] = (f"stopped at {args.memory_limit:g} GB (--memory-limit) after "
+                      f"{r['outer_wall_s']:.0f} s")
     elif r["returncode"] != 0 or r.get("exit_status", 0) != 0:
         tail = " | ".join(text.strip().splitlines()[-3:])
         r["error"] = f"exit {r.get('exit_status', r['returncode'])}: {tail}"
@@ -440,7 +457,8 @@ def report(results, args, meta):
             lines.append(f"| {n:,} | | {fmt} | {tool} | skipped: {r['skipped']} | | | | | | | | |")
             continue
         if "error" in r:
-            lines.append(f"| {n:,} | | {fmt} | {tool} | **failed**: {r['error'][:120]} | | | | | | | | |")
+            lines.append(f"| {n:,} | | {fmt} | {tool} | **failed**: {r['error'][:120]} | {fmt_s(r['cpu'])} | "
+                         f"{fmt_mb(r['tree_peak_pss_kb'])} (reached) | | | | | | |")
             continue
         fl = by.get((n, fmt, "flyr-link"))
         ratios = ["", "", ""]
@@ -482,6 +500,17 @@ def report(results, args, meta):
             al = by.get((n, fmt, "flyr-link-all"))
             a = "%.2f" % (al["wall"] / fl["wall"]) if al and "error" not in al and "skipped" not in al else ""
             lines.append(f"| {n:,} | {fmt} | {w} | {m} | {a} | {acc} |")
+    big = [r for r in results if r["tool"] in ("flyr-link", "flyr-link-all") and r["size"] >= 10_000_000
+           and "skipped" not in r]
+    if big:
+        lines.append("")
+        for r in big:
+            if "error" in r:
+                verdict = f"did not complete: {r['error']} (peak {fmt_mb(r['tree_peak_pss_kb'])} MB)"
+            else:
+                verdict = "completed in %s s, peak %s MB: %s 8 GB" % (
+                    fmt_s(r["wall"]), fmt_mb(r["mem_kb"]), "under" if r["mem_kb"] < 8 * 2**20 else "**over**")
+            lines.append(f"- {r['tool']} at {size_label(r['size'])} buildings, {r['format']}: {verdict}.")
     lines.append("")
     # Scaling: time per 1k buildings against n log n
     lines.append("flyr-link (links only) scaling: if the work is n log n, the time per 1,000 buildings grows "
@@ -546,6 +575,10 @@ def main():
     ap.add_argument("--bin-dir", default=None, help="use flyr-link/flyr-synth from here; do not build")
     ap.add_argument("--pg-port", type=int, default=55433)
     ap.add_argument("--timeout", type=float, default=4 * 3600, help="per tool run, seconds (default 4 h)")
+    ap.add_argument("--memory-limit", type=float, default=round(os.sysconf("SC_PAGE_SIZE") *
+                    os.sysconf("SC_PHYS_PAGES") / 2**30 * 0.6, 1),
+                    help="stop a run whose process tree's summed PSS exceeds this many GB "
+                         "(default 60%% of RAM; protects a shared machine; 0 = no limit)")
     ap.add_argument("--fresh", action="store_true", help="regenerate the cities even when cached")
     ap.add_argument("--keep-outputs", action="store_true", help="keep each tool's output directory")
     args = ap.parse_args()

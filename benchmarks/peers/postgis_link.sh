@@ -16,6 +16,9 @@
 # The last stderr line is `postgis-phases: setup=S load=S index=S query=S stop=S work=S initdb_cpu=S`
 # (seconds; `work` = load + index + query: what the harness reports as the PostGIS wall time).
 set -euo pipefail
+# The whole script is one function, parsed before it runs: editing this file while a run is in
+# progress cannot change what that run executes (bash otherwise reads a script as it goes).
+main() {
 usage() { echo "usage: $0 BUILDINGS ADDRESSES OUT.csv [--srid EPSG] [--max-distance M] [--port P]" >&2; exit 2; }
 [ $# -ge 3 ] || usage
 buildings=$(realpath "$1"); addresses=$(realpath "$2"); out=$(realpath -m "$3"); shift 3
@@ -58,10 +61,16 @@ fi
 chmod 700 "$work"
 pgpid=""
 cleanup() {
-  if [ -n "$pgpid" ] && kill -0 "$pgpid" 2>/dev/null; then
-    run_pg "$pgbin/pg_ctl" -D "$work/data" -m fast -w stop >/dev/null 2>&1 || kill -INT "$pgpid" 2>/dev/null || true
-    wait "$pgpid" 2>/dev/null || true
+  trap '' INT TERM
+  # By the cluster's pid file, not by $pgpid: on SIGTERM runuser may exit before the postmaster.
+  if [ -f "$work/data/postmaster.pid" ]; then
+    run_pg "$pgbin/pg_ctl" -D "$work/data" -m fast -w -t 30 stop >/dev/null 2>&1 || {
+      pm=$(head -1 "$work/data/postmaster.pid" 2>/dev/null || true)
+      [ -n "$pm" ] && kill -QUIT "$pm" 2>/dev/null || true  # immediate shutdown
+      sleep 1
+    }
   fi
+  [ -z "$pgpid" ] || wait "$pgpid" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -139,3 +148,5 @@ pgpid=""
 t_stopped=$(now)
 echo "postgis: $(($(wc -l <"$out") - 1)) links, EPSG:$srid" >&2
 echo "postgis-phases: setup=$(elapsed "$t_start" "$t_ready") load=$(elapsed "$t_ready" "$t_loaded") index=$(elapsed "$t_loaded" "$t_indexed") query=$(elapsed "$t_indexed" "$t_done") stop=$(elapsed "$t_done" "$t_stopped") work=$(elapsed "$t_ready" "$t_done") initdb_cpu=$initdb_cpu" >&2
+}
+main "$@"
