@@ -442,7 +442,7 @@ def report(results, args, meta):
     lines.append(f"Run {meta['started']} → {meta['finished']} on {meta['host']} "
                  f"({meta['cpus']} CPUs, {meta['mem_gb']:.0f} GB RAM; load average at start "
                  f"{meta['load_start']}, at end {meta['load_end']}). flyr-link sources at {meta['flyr_commit']} "
-                 f"({meta['configuration']}), "
+                 f"({meta.get('configuration', '?')}), "
                  f"{meta['versions']}. Seed {args.seed}; flyr-link max distance "
                  f"{args.flyr_max_distance or 'default'}, peers {args.peer_max_distance} m.")
     lines.append("")
@@ -476,6 +476,13 @@ def report(results, args, meta):
                  "time: ogr2ogr loading + GiST indexes + ANALYZE + the query and COPY to CSV (cluster creation "
                  "and shutdown excluded); its CPU time includes the server's processes (they are children of the "
                  "timed script), initdb excluded.")
+    pg = [r for r in results if r["tool"] == "postgis" and "error" not in r and "skipped" not in r]
+    if pg:
+        lines.append("")
+        lines.append("PostGIS memory, other ways of counting (MB): " + "; ".join(
+            "%s %s: summed PSS %s, summed RSS %s, sum of each process's VmHWM %s (%d processes)" % (
+                size_label(r["size"]), r["format"], fmt_mb(r["tree_peak_pss_kb"]), fmt_mb(r["tree_peak_rss_kb"]),
+                fmt_mb(r["tree_sum_hwm_kb"]), r["processes_seen"]) for r in pg) + ".")
     lines.append("")
     # Criteria of issue 6
     lines.append("| buildings | format | flyr-link wall / faster peer | memory / leaner peer | all outputs / links only "
@@ -579,9 +586,14 @@ def main():
                     os.sysconf("SC_PHYS_PAGES") / 2**30 * 0.6, 1),
                     help="stop a run whose process tree's summed PSS exceeds this many GB "
                          "(default 60%% of RAM; protects a shared machine; 0 = no limit)")
+    ap.add_argument("--render", metavar="RESULTS.json", help="only print the tables of an earlier run's JSON")
     ap.add_argument("--fresh", action="store_true", help="regenerate the cities even when cached")
     ap.add_argument("--keep-outputs", action="store_true", help="keep each tool's output directory")
     args = ap.parse_args()
+    if args.render:
+        saved = json.loads(Path(args.render).read_text())
+        print(report(saved["results"], argparse.Namespace(**saved["args"]), saved["meta"]))
+        return 0
     if args.smoke:
         args.sizes, args.formats = "10k", "fgb"
         if args.results is None:
