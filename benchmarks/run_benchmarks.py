@@ -447,18 +447,18 @@ def report(results, args, meta):
                  f"{args.flyr_max_distance or 'default'}, peers {args.peer_max_distance} m.")
     lines.append("")
     lines.append("| buildings | addresses | format | tool | wall s | CPU s | peak MB | wall ms / 1k bldg "
-                 "| flyr-link / tool: wall | CPU | memory | precision | recall |")
-    lines.append("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+                 "| flyr-link / tool: wall | CPU | memory | precision | recall | load before |")
+    lines.append("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     by = {(r["size"], r["format"], r["tool"]): r for r in results}
     for r in results:
         n, fmt, tool = r["size"], r["format"], r["tool"]
         addrs = r.get("accuracy", {}).get("addresses", "")
         if "skipped" in r:
-            lines.append(f"| {n:,} | | {fmt} | {tool} | skipped: {r['skipped']} | | | | | | | | |")
+            lines.append(f"| {n:,} | | {fmt} | {tool} | skipped: {r['skipped']} | | | | | | | | | |")
             continue
         if "error" in r:
             lines.append(f"| {n:,} | | {fmt} | {tool} | **failed**: {r['error'][:120]} | {fmt_s(r['cpu'])} | "
-                         f"{fmt_mb(r['tree_peak_pss_kb'])} (reached) | | | | | | |")
+                         f"{fmt_mb(r['tree_peak_pss_kb'])} (reached) | | | | | | | {r.get('load1_before', 0):.1f} |")
             continue
         fl = by.get((n, fmt, "flyr-link"))
         ratios = ["", "", ""]
@@ -468,14 +468,15 @@ def report(results, args, meta):
         acc = r["accuracy"]
         lines.append(f"| {n:,} | {addrs:,} | {fmt} | {tool} | {fmt_s(r['wall'])} | {fmt_s(r['cpu'])} | "
                      f"{fmt_mb(r['mem_kb'])} | {1000 * r['wall'] / (n / 1000):.2f} | {' | '.join(ratios)} | "
-                     f"{acc['precision']:.4f} | {acc['recall']:.4f} |")
+                     f"{acc['precision']:.4f} | {acc['recall']:.4f} | {r.get('load1_before', 0):.1f} |")
     lines.append("")
     lines.append("Memory: flyr-link and GeoPandas: maximum resident set size of the process (`/usr/bin/time -v`). "
                  "PostGIS: peak of the summed proportional set size (PSS) of every process of the run — the "
                  "script, ogr2ogr, psql, the postmaster and its backends — sampled every 0.2 s. PostGIS wall "
                  "time: ogr2ogr loading + GiST indexes + ANALYZE + the query and COPY to CSV (cluster creation "
                  "and shutdown excluded); its CPU time includes the server's processes (they are children of the "
-                 "timed script), initdb excluded.")
+                 "timed script), initdb excluded. Load before: the 1-minute load average when the run "
+                 "started (2 would mean both cores already busy with other work).")
     pg = [r for r in results if r["tool"] == "postgis" and "error" not in r and "skipped" not in r]
     if pg:
         lines.append("")
