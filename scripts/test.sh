@@ -17,6 +17,8 @@ fi
 log=$(mktemp)
 status=0
 swift test "${scratch[@]}" --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log" || status=$?
+# The benchmark harness, as a smoke test (10k buildings, every tool; no timing assertion).
+python3 benchmarks/run_benchmarks.py --smoke --configuration debug --scratch-path "${FLYR_SCRATCH_PATH:-.build}" || { echo "benchmark harness smoke test (benchmarks/run_benchmarks.py --smoke): FAILED"; status=1; }
 # XCTest's closing "Executed N tests, with F failures", restated as the plain closing line.
 summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
 rm -f "$log"

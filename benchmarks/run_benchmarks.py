@@ -1,0 +1,682 @@
+#!/usr/bin/env python3
+"""flyr-link against its peers (GeoPandas, PostGIS) on synthetic cities: one command.
+
+    benchmarks/run_benchmarks.py [--sizes 10k,100k,1m,10m] [--formats fgb,geojson]
+                                 [--peers geopandas,postgis] [--peer-max-size 1m] [--smoke] ...
+
+For every size it generates a synthetic city with `flyr-synth generate` (cached under
+benchmarks/work/), converts it to FlatGeobuf with ogr2ogr (untimed), then for every format runs,
+one after the other, each tool as a separate process under `/usr/bin/time -v`:
+
+  flyr-link      flyr-link run --only links --quiet          (read, link, write links.csv)
+  flyr-link-all  flyr-link run --quiet                       (every output; for the all/links ratio)
+  geopandas      benchmarks/peers/geopandas_link.py          (pyogrio read, sjoin covered_by, sjoin_nearest)
+  postgis        benchmarks/peers/postgis_link.sh            (ogr2ogr load, GiST, ST_Covers + LATERAL KNN, COPY)
+
+and scores each links table with `flyr-synth evaluate --json`. It prints a Markdown table and writes
+it (with the raw figures as JSON) under benchmarks/results/. The peers are installed here when
+missing (GeoPandas into benchmarks/.venv from PyPI; PostgreSQL 15 + PostGIS 3, gdal-bin and
+`time` from Debian); if that fails the run fails. See benchmarks/README.md.
+"""
+import argparse
+import datetime as dt
+import json
+import math
+import os
+import platform
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+VENV = HERE / ".venv"
+PY_PACKAGES = ["geopandas", "pyogrio", "pyarrow", "shapely"]
+APT_PEERS = {"postgresql-15-postgis-3": "/usr/share/postgresql/15/extension/postgis.control",
+             "gdal-bin": "/usr/bin/ogr2ogr", "time": "/usr/bin/time"}
+TOOLS = ["flyr-link", "flyr-link-all", "geopandas", "postgis"]
+PEERS = ["geopandas", "postgis"]
+# Sizes above which a peer is skipped by default, and why (the table states it).
+PEER_DEFAULT_MAX = {
+    "geopandas": (1_000_000, "GeoPandas holds both layers and the join in memory: 1.9 GB measured at 1M "
+                             "buildings, about 19 GB at 10M, more than a shared 24 GB machine can give"),
+}
+
+
+class HarnessError(Exception):
+    pass
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def parse_size(s):
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)([km]?)", s.strip().lower())
+    if not m:
+        raise argparse.ArgumentTypeError(f"bad size {s!r} (e.g. 10k, 100k, 1m, 10m, 2500)")
+    return int(float(m.group(1)) * {"": 1, "k": 1_000, "m": 1_000_000}[m.group(2)])
+
+
+def size_label(n):
+    if n % 1_000_000 == 0:
+        return f"{n // 1_000_000}M"
+    if n % 1_000 == 0:
+        return f"{n // 1_000}k"
+    return str(n)
+
+
+def run(cmd, **kw):
+    log("$ " + " ".join(str(c) for c in cmd))
+    return subprocess.run([str(c) for c in cmd], check=True, **kw)
+
+
+# ---------------------------------------------------------------------------------------------
+# Installing the peers (fails loudly: the smoke test must not skip)
+
+def apt_install(packages):
+    sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
+    if shutil.which("apt-get") is None:
+        raise HarnessError(f"apt-get not found: cannot install {' '.join(packages)}")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    try:
+        run(sudo + ["apt-get", "update", "-qq"], env=env)
+        run(sudo + ["apt-get", "install", "-y", "-qq", *packages], env=env, stdout=subprocess.DEVNULL)
+    except (subprocess.CalledProcessError, FileNotFoundError) as e:
+        raise HarnessError(f"apt-get install {' '.join(packages)} failed: {e}")
+
+
+def ensure_system(peers):
+    wanted = {"time"}
+    if "postgis" in peers:
+        wanted |= {"postgresql-15-postgis-3", "gdal-bin"}
+    wanted.add("gdal-bin")  # ogr2ogr converts the cities to FlatGeobuf
+    missing = sorted(p for p in wanted if not Path(APT_PEERS[p]).exists())
+    if missing:
+        log(f"installing from Debian: {' '.join(missing)}")
+        apt_install(missing)
+    still = sorted(p for p in wanted if not Path(APT_PEERS[p]).exists())
+    if still:
+        raise HarnessError(f"still missing after apt-get: {' '.join(still)}")
+    if "postgis" in peers and os.geteuid() == 0:
+        try:
+            subprocess.run(["id", "postgres"], check=True, capture_output=True)
+        except subprocess.CalledProcessError:
+            raise HarnessError("running as root, the PostGIS peer needs a 'postgres' user (initdb refuses root)")
+
+
+def venv_python():
+    return VENV / "bin" / "python"
+
+
+def ensure_venv():
+    py = venv_python()
+    probe = "import " + ", ".join(PY_PACKAGES)
+    if py.exists() and subprocess.run([py, "-c", probe], capture_output=True).returncode == 0:
+        return py
+    log(f"creating {VENV} and installing {' '.join(PY_PACKAGES)} from PyPI")
+    base = shutil.which("python3") or sys.executable
+    if subprocess.run([base, "-c", "import ensurepip, venv"], capture_output=True).returncode != 0:
+        apt_install(["python3-venv"])
+    try:
+        run([base, "-m", "venv", VENV])
+        run([py, "-m", "pip", "install", "-q", "--upgrade", "pip"])
+        run([py, "-m", "pip", "install", "-q", *PY_PACKAGES])
+    except subprocess.CalledProcessError as e:
+        raise HarnessError(f"could not set up the GeoPandas virtual environment: {e}")
+    if subprocess.run([py, "-c", probe]).returncode != 0:
+        raise HarnessError("GeoPandas environment installed but does not import")
+    return py
+
+
+def build(args):
+    if args.bin_dir:
+        bindir = Path(args.bin_dir).resolve()
+    else:
+        scratch = (ROOT / args.scratch_path).resolve()
+        for product in ("flyr-link", "flyr-synth"):
+            run(["swift", "build", "-c", args.configuration, "--scratch-path", scratch, "--product", product],
+                cwd=ROOT, stdout=subprocess.DEVNULL)
+        bindir = scratch / args.configuration
+    for exe in ("flyr-link", "flyr-synth"):
+        if not (bindir / exe).exists():
+            raise HarnessError(f"{bindir / exe} not found")
+    return bindir
+
+
+# ---------------------------------------------------------------------------------------------
+# Cities
+
+def city_dir(work, n, seed):
+    return work / f"city-{size_label(n)}-seed{seed}"
+
+
+def ensure_city(bindir, work, n, seed, formats, fresh):
+    d = city_dir(work, n, seed)
+    meta = d / "city.json"
+    ok = False
+    if meta.exists() and not fresh:
+        try:
+            m = json.loads(meta.read_text())
+            ok = m.get("requestedBuildings") == n and m.get("seed") == seed and (d / "truth.csv").exists()
+        except ValueError:
+            ok = False
+    if not ok:
+        if d.exists():
+            shutil.rmtree(d)
+        t = time.time()
+        run([bindir / "flyr-synth", "generate", "--buildings", n, "--seed", seed, "--out", d],
+            stdout=subprocess.DEVNULL)
+        log(f"generated {size_label(n)} city in {time.time() - t:.1f} s")
+    if "fgb" in formats:
+        for layer in ("buildings", "addresses"):
+            fgb = d / f"{layer}.fgb"
+            if not fgb.exists():
+                t = time.time()
+                tmp = d / f".{layer}.tmp.fgb"
+                tmp.unlink(missing_ok=True)
+                run(["ogr2ogr", "-f", "FlatGeobuf", tmp, d / f"{layer}.geojson"])
+                tmp.rename(fgb)
+                log(f"converted {layer} to FlatGeobuf in {time.time() - t:.1f} s")
+    return d
+
+
+def utm_srid(city):
+    m = json.loads((city / "city.json").read_text())
+    w, s, e, n = m["bbox"]
+    lon, lat = (w + e) / 2, (s + n) / 2
+    zone = int((lon + 180) // 6) + 1
+    return (32600 if lat >= 0 else 32700) + zone
+
+
+# ---------------------------------------------------------------------------------------------
+# Measuring one process (and its descendants)
+
+def _children_map():
+    kids = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        ppid = int(stat[stat.rfind(")") + 2:].split()[1])
+        kids.setdefault(ppid, []).append(int(entry))
+    return kids
+
+
+def _mem_kb(pid):
+    """(Pss, Rss, VmHWM) of one process in kB, or None when it is gone."""
+    pss = rss = hwm = 0
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    pss = int(line.split()[1])
+                elif line.startswith("Rss:"):
+                    rss = int(line.split()[1])
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    hwm = int(line.split()[1])
+    except OSError:
+        return None
+    return pss, rss, hwm
+
+
+class TreeSampler(threading.Thread):
+    """Samples the process tree under `root` every `interval` s: peak of the summed PSS (each
+    shared page counted once, split between its sharers), peak of the summed RSS, and each
+    process's own VmHWM (summed at the end: an upper bound that counts shared pages repeatedly)."""
+
+    def __init__(self, root, interval=0.2, limit_kb=None):
+        super().__init__(daemon=True)
+        self.root, self.interval, self.limit_kb = root, interval, limit_kb
+        self.over_limit = False
+        self.peak_pss = self.peak_rss = 0
+        self.hwm = {}
+        self.samples = 0
+        self.stop_event = threading.Event()
+
+    def run(self):
+        while not self.stop_event.is_set():
+            kids = _children_map()
+            todo, tree = [self.root], []
+            while todo:
+                p = todo.pop()
+                tree.append(p)
+                todo.extend(kids.get(p, []))
+            pss = rss = 0
+            for p in tree:
+                m = _mem_kb(p)
+                if m:
+                    pss += m[0]
+                    rss += m[1]
+                    self.hwm[p] = max(self.hwm.get(p, 0), m[2])
+            self.peak_pss = max(self.peak_pss, pss)
+            self.peak_rss = max(self.peak_rss, rss)
+            self.samples += 1
+            if self.limit_kb and pss > self.limit_kb and not self.over_limit:
+                # Protects a shared machine: the run is stopped, reported as over the limit.
+                # SIGTERM first so the PostGIS script's trap stops its server; SIGKILL after 10 s.
+                self.over_limit = True
+                for sig, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 0)):
+                    try:
+                        os.killpg(self.root, sig)
+                    except OSError:
+                        break
+                    if self.stop_event.wait(grace):
+                        break
+            self.stop_event.wait(self.interval)
+
+    def stop(self):
+        self.stop_event.set()
+        self.join()
+
+
+def parse_time_v(text):
+    out = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("User time (seconds):"):
+            out["user_s"] = float(line.split(":")[-1])
+        elif line.startswith("System time (seconds):"):
+            out["sys_s"] = float(line.split(":")[-1])
+        elif line.startswith("Maximum resident set size (kbytes):"):
+            out["max_rss_kb"] = int(line.split(":")[-1])
+        elif line.startswith("Elapsed (wall clock) time"):
+            v = line.split("):")[-1].strip().split(":")
+            secs = 0.0
+            for part in v:
+                secs = secs * 60 + float(part)
+            out["wall_s"] = secs
+        elif line.startswith("Exit status:"):
+            out["exit_status"] = int(line.split(":")[-1])
+    return out
+
+
+def measure(cmd, logfile, timeout, limit_kb=None):
+    """Runs cmd under /usr/bin/time -v in its own session; returns the measured figures."""
+    tfile = logfile.with_suffix(".time")
+    full = ["/usr/bin/time", "-v", "-o", str(tfile)] + [str(c) for c in cmd]
+    log("$ " + " ".join(str(c) for c in cmd))
+    load1 = os.getloadavg()[0]
+    with open(logfile, "w") as lf:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(full, stdout=lf, stderr=subprocess.STDOUT, start_new_session=True)
+        sampler = TreeSampler(proc.pid, limit_kb=limit_kb)
+        sampler.start()
+        timed_out = False
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        except KeyboardInterrupt:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait()
+            raise
+        wall = time.perf_counter() - t0
+        sampler.stop()
+    r = parse_time_v(tfile.read_text()) if tfile.exists() else {}
+    r.update(outer_wall_s=wall, load1_before=load1, returncode=proc.returncode, timed_out=timed_out,
+             over_memory_limit=sampler.over_limit,
+             tree_peak_pss_kb=sampler.peak_pss, tree_peak_rss_kb=sampler.peak_rss,
+             tree_sum_hwm_kb=sum(sampler.hwm.values()), samples=sampler.samples,
+             processes_seen=len(sampler.hwm))
+    r["cpu_s"] = r.get("user_s", 0.0) + r.get("sys_s", 0.0)
+    return r
+
+
+# ---------------------------------------------------------------------------------------------
+# The tools
+
+def tool_command(tool, bindir, city, fmt, out, args, srid, port):
+    b, a = city / f"buildings.{fmt}", city / f"addresses.{fmt}"
+    if tool == "flyr-link":
+        extra = ["--max-distance", args.flyr_max_distance] if args.flyr_max_distance else []
+        return [bindir / "flyr-link", "run", "--buildings", b, "--addresses", a, "--out", out,
+                "--only", "links", "--quiet", *extra], out / "links.csv"
+    if tool == "flyr-link-all":
+        extra = ["--max-distance", args.flyr_max_distance] if args.flyr_max_distance else []
+        return [bindir / "flyr-link", "run", "--buildings", b, "--addresses", a, "--out", out,
+                "--quiet", *extra], out / "links.csv"
+    if tool == "geopandas":
+        return [venv_python(), HERE / "peers" / "geopandas_link.py", b, a, out / "links.csv",
+                "--max-distance", args.peer_max_distance], out / "links.csv"
+    if tool == "postgis":
+        return ["bash", HERE / "peers" / "postgis_link.sh", b, a, out / "links.csv", "--srid", srid,
+                "--max-distance", args.peer_max_distance, "--port", port], out / "links.csv"
+    raise ValueError(tool)
+
+
+def free_port(start):
+    for port in range(start, start + 100):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+                return port
+            except OSError:
+                continue
+    raise HarnessError("no free loopback port for PostgreSQL")
+
+
+def evaluate(bindir, links, truth):
+    p = subprocess.run([bindir / "flyr-synth", "evaluate", "--links", links, "--truth", truth, "--json"],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise HarnessError(f"flyr-synth evaluate failed on {links}: {p.stderr.strip()}")
+    d = json.JSONDecoder().raw_decode(p.stdout.strip())[0]
+    o = d["overall"]
+    return {"precision": o["precision"], "recall": o["recall"], "f1": o["f1"], "links": o["links"],
+            "correct": o["correct"], "addresses": o["addresses"]}
+
+
+def run_tool(tool, bindir, city, fmt, n, args, work, srid):
+    out = work / "runs" / f"{size_label(n)}-{fmt}-{tool}"
+    if out.exists():
+        shutil.rmtree(out)
+    if tool in PEERS:
+        out.mkdir(parents=True)
+    else:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    port = free_port(args.pg_port) if tool == "postgis" else None
+    cmd, links = tool_command(tool, bindir, city, fmt, out, args, srid, port)
+    logfile = work / "runs" / f"{size_label(n)}-{fmt}-{tool}.log"
+    limit_kb = int(args.memory_limit * 2**20) if args.memory_limit else None
+    r = measure(cmd, logfile, args.timeout, limit_kb)
+    r.update(tool=tool, size=n, format=fmt, log=str(logfile))
+    text = logfile.read_text(errors="replace")
+    if r["timed_out"]:
+        r["error"] = f"timed out after {args.timeout} s"
+    elif r["over_memory_limit"]:
+        r["error"] = (f"stopped at {args.memory_limit:g} GB (--memory-limit) after "
+                      f"{r['outer_wall_s']:.0f} s")
+    elif r["returncode"] != 0 or r.get("exit_status", 0) != 0:
+        tail = " | ".join(text.strip().splitlines()[-3:])
+        r["error"] = f"exit {r.get('exit_status', r['returncode'])}: {tail}"
+    elif not links.exists():
+        r["error"] = f"no {links.name} written"
+    # What each row reports: wall, CPU, memory.
+    r["wall"], r["cpu"] = r.get("wall_s", r["outer_wall_s"]), r["cpu_s"]
+    r["mem_kb"], r["mem_how"] = r.get("max_rss_kb", 0), "max RSS (time -v)"
+    if tool == "postgis" and "error" not in r:
+        m = re.search(r"postgis-phases: (.*)", text)
+        if m:
+            ph = {k: float(v) for k, v in (kv.split("=") for kv in m.group(1).split())}
+            r["phases"] = ph
+            r["wall"] = ph["work"]
+            r["cpu"] = r["cpu_s"] - ph.get("initdb_cpu", 0.0)
+        r["mem_kb"], r["mem_how"] = r["tree_peak_pss_kb"], "peak sum of PSS, client + server (sampled)"
+    if "error" not in r:
+        r["accuracy"] = evaluate(bindir, links, city / "truth.csv")
+        if not args.keep_outputs:
+            shutil.rmtree(out, ignore_errors=True)
+    status = r.get("error") or "wall %.2f s, cpu %.2f s, mem %.0f MB, P %.4f R %.4f" % (
+        r["wall"], r["cpu"], r["mem_kb"] / 1024, r["accuracy"]["precision"], r["accuracy"]["recall"])
+    log(f"  {size_label(n)} {fmt} {tool}: {status}")
+    return r
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+
+def fmt_s(x):
+    return "%.2f" % x if x < 100 else "%.0f" % x
+
+
+def fmt_mb(kb):
+    return "%.0f" % (kb / 1024)
+
+
+def report(results, args, meta):
+    lines = []
+    lines.append(f"Run {meta['started']} → {meta['finished']} on {meta['host']} "
+                 f"({meta['cpus']} CPUs, {meta['mem_gb']:.0f} GB RAM; load average at start "
+                 f"{meta['load_start']}, at end {meta['load_end']}). flyr-link sources at {meta['flyr_commit']} "
+                 f"({meta.get('configuration', '?')}), "
+                 f"{meta['versions']}. Seed {args.seed}; flyr-link max distance "
+                 f"{args.flyr_max_distance or 'default'}, peers {args.peer_max_distance} m.")
+    lines.append("")
+    lines.append("| buildings | addresses | format | tool | wall s | CPU s | peak MB | wall ms / 1k bldg "
+                 "| flyr-link / tool: wall | CPU | memory | precision | recall | load before |")
+    lines.append("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    by = {(r["size"], r["format"], r["tool"]): r for r in results}
+    for r in results:
+        n, fmt, tool = r["size"], r["format"], r["tool"]
+        addrs = r.get("accuracy", {}).get("addresses", "")
+        if "skipped" in r:
+            lines.append(f"| {n:,} | | {fmt} | {tool} | skipped: {r['skipped']} | | | | | | | | | |")
+            continue
+        if "error" in r:
+            lines.append(f"| {n:,} | | {fmt} | {tool} | **failed**: {r['error'][:120]} | {fmt_s(r['cpu']) if 'user_s' in r else ''} | "
+                         f"{fmt_mb(r['tree_peak_pss_kb'])} (reached) | | | | | | | {r.get('load1_before', 0):.1f} |")
+            continue
+        fl = by.get((n, fmt, "flyr-link"))
+        ratios = ["", "", ""]
+        if tool in PEERS and fl and "error" not in fl:
+            ratios = ["%.3f" % (fl["wall"] / r["wall"]), "%.3f" % (fl["cpu"] / r["cpu"]) if r["cpu"] else "",
+                      "%.3f" % (fl["mem_kb"] / r["mem_kb"]) if r["mem_kb"] else ""]
+        acc = r["accuracy"]
+        lines.append(f"| {n:,} | {addrs:,} | {fmt} | {tool} | {fmt_s(r['wall'])} | {fmt_s(r['cpu'])} | "
+                     f"{fmt_mb(r['mem_kb'])} | {1000 * r['wall'] / (n / 1000):.2f} | {' | '.join(ratios)} | "
+                     f"{acc['precision']:.4f} | {acc['recall']:.4f} | {r.get('load1_before', 0):.1f} |")
+    lines.append("")
+    lines.append("Memory: flyr-link and GeoPandas: maximum resident set size of the process (`/usr/bin/time -v`). "
+                 "PostGIS: peak of the summed proportional set size (PSS) of every process of the run — the "
+                 "script, ogr2ogr, psql, the postmaster and its backends — sampled every 0.2 s. PostGIS wall "
+                 "time: ogr2ogr loading + GiST indexes + ANALYZE + the query and COPY to CSV (cluster creation "
+                 "and shutdown excluded); its CPU time includes the server's processes (they are children of the "
+                 "timed script), initdb excluded. Load before: the 1-minute load average when the run "
+                 "started (2 would mean both cores already busy with other work).")
+    pg = [r for r in results if r["tool"] == "postgis" and "error" not in r and "skipped" not in r]
+    if pg:
+        lines.append("")
+        lines.append("PostGIS memory, other ways of counting (MB): " + "; ".join(
+            "%s %s: summed PSS %s, summed RSS %s, sum of each process's VmHWM %s (%d processes)" % (
+                size_label(r["size"]), r["format"], fmt_mb(r["tree_peak_pss_kb"]), fmt_mb(r["tree_peak_rss_kb"]),
+                fmt_mb(r["tree_sum_hwm_kb"]), r["processes_seen"]) for r in pg) + ".")
+    lines.append("")
+    # Criteria of issue 6
+    lines.append("| buildings | format | flyr-link wall / faster peer | memory / leaner peer | all outputs / links only "
+                 "| flyr-link precision, recall ≥ peers' |")
+    lines.append("|---:|---|---:|---:|---:|---|")
+    for n in sorted({r["size"] for r in results}):
+        for fmt in args.formats:
+            fl = by.get((n, fmt, "flyr-link"))
+            if not fl or "error" in fl or "skipped" in fl:
+                continue
+            peers = [by[(n, fmt, p)] for p in PEERS if (n, fmt, p) in by and "error" not in by[(n, fmt, p)]
+                     and "skipped" not in by[(n, fmt, p)]]
+            w = m = acc = "no peer"
+            if peers:
+                fast = min(peers, key=lambda p: p["wall"])
+                lean = min(peers, key=lambda p: p["mem_kb"])
+                w = "%.3f (%s)" % (fl["wall"] / fast["wall"], fast["tool"])
+                m = "%.3f (%s)" % (fl["mem_kb"] / lean["mem_kb"], lean["tool"])
+                okp = all(fl["accuracy"]["precision"] >= p["accuracy"]["precision"] for p in peers)
+                okr = all(fl["accuracy"]["recall"] >= p["accuracy"]["recall"] for p in peers)
+                acc = "precision %s, recall %s" % ("yes" if okp else "**no**", "yes" if okr else "**no**")
+            al = by.get((n, fmt, "flyr-link-all"))
+            a = "%.2f" % (al["wall"] / fl["wall"]) if al and "error" not in al and "skipped" not in al else ""
+            lines.append(f"| {n:,} | {fmt} | {w} | {m} | {a} | {acc} |")
+    big = [r for r in results if r["tool"] in ("flyr-link", "flyr-link-all") and r["size"] >= 10_000_000
+           and "skipped" not in r]
+    if big:
+        lines.append("")
+        for r in big:
+            if "error" in r:
+                verdict = f"did not complete: {r['error']} (peak {fmt_mb(r['tree_peak_pss_kb'])} MB)"
+            else:
+                verdict = "completed in %s s, peak %s MB: %s 8 GB" % (
+                    fmt_s(r["wall"]), fmt_mb(r["mem_kb"]), "under" if r["mem_kb"] < 8 * 2**20 else "**over**")
+            lines.append(f"- {r['tool']} at {size_label(r['size'])} buildings, {r['format']}: {verdict}.")
+    lines.append("")
+    # Scaling: time per 1k buildings against n log n
+    lines.append("flyr-link (links only) scaling: if the work is n log n, the time per 1,000 buildings grows "
+                 "between two sizes by log(n2)/log(n1).")
+    lines.append("")
+    lines.append("| format | from → to | ms / 1k bldg | ratio | log(n2)/log(n1) | peak MB at n2 |")
+    lines.append("|---|---|---|---:|---:|---:|")
+    for fmt in args.formats:
+        rows = sorted((r for r in results if r["tool"] == "flyr-link" and r["format"] == fmt
+                       and "error" not in r and "skipped" not in r), key=lambda r: r["size"])
+        for r1, r2 in zip(rows, rows[1:]):
+            p1, p2 = r1["wall"] / r1["size"] * 1e6, r2["wall"] / r2["size"] * 1e6
+            lines.append(f"| {fmt} | {size_label(r1['size'])} → {size_label(r2['size'])} | {p1:.2f} → {p2:.2f} | "
+                         f"{p2 / p1:.2f} | {math.log(r2['size']) / math.log(r1['size']):.2f} | {fmt_mb(r2['mem_kb'])} |")
+    return "\n".join(lines) + "\n"
+
+
+def versions(py):
+    v = []
+    try:
+        v.append(subprocess.run([py, "-c", "import geopandas, pyogrio, shapely; print('GeoPandas %s, pyogrio %s "
+                                 "(GDAL %s), shapely %s (GEOS %s)' % (geopandas.__version__, pyogrio.__version__, "
+                                 "pyogrio.__gdal_version_string__, shapely.__version__, shapely.geos_version_string))"],
+                                capture_output=True, text=True).stdout.strip())
+    except OSError:
+        pass
+    try:
+        pg = subprocess.run(["/usr/lib/postgresql/15/bin/postgres", "--version"], capture_output=True, text=True)
+        v.append(pg.stdout.strip())
+        ctl = Path("/usr/share/postgresql/15/extension/postgis.control").read_text()
+        m = re.search(r"default_version\s*=\s*'([^']+)'", ctl)
+        if m:
+            v.append("PostGIS " + m.group(1))
+    except OSError:
+        pass
+    try:
+        v.append(subprocess.run(["ogr2ogr", "--version"], capture_output=True, text=True).stdout.strip())
+    except OSError:
+        pass
+    return "; ".join(x for x in v if x)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="10k,100k,1m,10m", help="building counts (default 10k,100k,1m,10m)")
+    ap.add_argument("--formats", default="fgb,geojson", help="fgb,geojson (default both)")
+    ap.add_argument("--tools", default=",".join(TOOLS), help="default: " + ",".join(TOOLS))
+    ap.add_argument("--peers", default=None, help="shorthand: which peers to run besides flyr-link")
+    ap.add_argument("--peer-max-size", default=None, type=parse_size,
+                    help="run the peers up to this many buildings (default: GeoPandas up to 1m, because at "
+                         "10M it needs about 19 GB; PostGIS at every size)")
+    ap.add_argument("--peers-at-all-sizes", action="store_true", help="run every peer at every size")
+    ap.add_argument("--smoke", action="store_true",
+                    help="CI smoke test: --sizes 10k --formats fgb, results under benchmarks/work/")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--peer-max-distance", default="30", help="peers' proximity radius, metres (default 30)")
+    ap.add_argument("--flyr-max-distance", default=None, help="flyr-link --max-distance (default: its own)")
+    ap.add_argument("--work", default=str(HERE / "work"), help="cities and run outputs (default benchmarks/work)")
+    ap.add_argument("--results", default=None, help="results directory (default benchmarks/results)")
+    ap.add_argument("--configuration", default="release", choices=["release", "debug"])
+    ap.add_argument("--scratch-path", default=".build-bench", help="swift build scratch path (default .build-bench)")
+    ap.add_argument("--bin-dir", default=None, help="use flyr-link/flyr-synth from here; do not build")
+    ap.add_argument("--pg-port", type=int, default=55433)
+    ap.add_argument("--timeout", type=float, default=4 * 3600, help="per tool run, seconds (default 4 h)")
+    ap.add_argument("--memory-limit", type=float, default=round(os.sysconf("SC_PAGE_SIZE") *
+                    os.sysconf("SC_PHYS_PAGES") / 2**30 * 0.6, 1),
+                    help="stop a run whose process tree's summed PSS exceeds this many GB "
+                         "(default 60%% of RAM; protects a shared machine; 0 = no limit)")
+    ap.add_argument("--render", metavar="RESULTS.json", help="only print the tables of an earlier run's JSON")
+    ap.add_argument("--fresh", action="store_true", help="regenerate the cities even when cached")
+    ap.add_argument("--keep-outputs", action="store_true", help="keep each tool's output directory")
+    args = ap.parse_args()
+    if args.render:
+        saved = json.loads(Path(args.render).read_text())
+        print(report(saved["results"], argparse.Namespace(**saved["args"]), saved["meta"]))
+        return 0
+    if args.smoke:
+        args.sizes, args.formats = "10k", "fgb"
+        if args.results is None:
+            args.results = str(Path(args.work) / "results")
+    sizes = sorted({parse_size(s) for s in args.sizes.split(",") if s})
+    args.formats = [f for f in args.formats.split(",") if f]
+    for f in args.formats:
+        if f not in ("fgb", "geojson"):
+            ap.error(f"unknown format {f}")
+    tools = [t for t in args.tools.split(",") if t]
+    if args.peers is not None:
+        wanted = [p for p in args.peers.split(",") if p]
+        tools = [t for t in tools if t not in PEERS] + wanted
+    for t in tools:
+        if t not in TOOLS:
+            ap.error(f"unknown tool {t}")
+    peers = [t for t in tools if t in PEERS]
+    work = Path(args.work).resolve()
+    results_dir = Path(args.results or HERE / "results").resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    results_dir.mkdir(parents=True, exist_ok=True)
+
+    started = dt.datetime.now(dt.timezone.utc)
+    load_start = "%.2f" % os.getloadavg()[0]
+    try:
+        ensure_system(peers)
+        py = ensure_venv() if "geopandas" in peers else venv_python()
+        bindir = build(args)
+    except HarnessError as e:
+        log(f"benchmark harness: FAILED to set up: {e}")
+        return 1
+    # The flyr-link measured: the last commit touching its sources (and whether they are modified).
+    commit = subprocess.run(["git", "-C", ROOT, "log", "-1", "--format=%h", "--", "Sources", "Package.swift"],
+                            capture_output=True, text=True).stdout.strip() or "unknown"
+    if subprocess.run(["git", "-C", ROOT, "diff", "--quiet", "HEAD", "--", "Sources", "Package.swift"]).returncode:
+        commit += "+modified"
+    if args.bin_dir:
+        commit = f"binaries from {bindir}"
+    results = []
+    try:
+        for n in sizes:
+            city = ensure_city(bindir, work, n, args.seed, args.formats, args.fresh)
+            srid = utm_srid(city)
+            for fmt in args.formats:
+                for tool in tools:
+                    if tool in PEERS and not args.peers_at_all_sizes:
+                        limit, why = PEER_DEFAULT_MAX.get(tool, (None, ""))
+                        if args.peer_max_size is not None:
+                            limit, why = args.peer_max_size, "--peer-max-size"
+                        if limit is not None and n > limit:
+                            results.append({"tool": tool, "size": n, "format": fmt, "skipped":
+                                            f"{why} (run up to {size_label(limit)}; --peers-at-all-sizes "
+                                            "forces it)"})
+                            continue
+                    results.append(run_tool(tool, bindir, city, fmt, n, args, work, srid))
+    except KeyboardInterrupt:
+        log("interrupted: reporting what ran")
+    finished = dt.datetime.now(dt.timezone.utc)
+    meta = {"started": started.strftime("%Y-%m-%d %H:%M UTC"), "finished": finished.strftime("%H:%M UTC"),
+            "host": platform.node(), "cpus": os.cpu_count(),
+            "mem_gb": os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30,
+            "load_start": load_start, "load_end": "%.2f" % os.getloadavg()[0], "flyr_commit": commit,
+            "versions": versions(py), "configuration": args.configuration if not args.bin_dir else str(bindir)}
+    table = report(results, args, meta)
+    print(table)
+    stem = ("smoke-" if args.smoke else "") + started.strftime("%Y%m%dT%H%MZ")
+    (results_dir / f"{stem}.md").write_text(table)
+    (results_dir / f"{stem}.json").write_text(json.dumps({"meta": meta, "args": vars(args), "results": results},
+                                                         indent=1, default=str))
+    log(f"results: {results_dir / stem}.md and .json")
+    failed = [r for r in results if "error" in r]
+    if failed:
+        log(f"benchmark harness: {len(failed)} run(s) FAILED: " +
+            "; ".join(f"{size_label(r['size'])} {r['format']} {r['tool']}: {r['error']}" for r in failed))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
