@@ -103,8 +103,8 @@ struct GeoJSONScanner {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// A number's literal text (as written in the file).
-    mutating func numberText() throws(Failure) -> String {
+    /// The bytes of a number token, after skipping white space.
+    mutating func numberSpan() throws(Failure) -> Range<Int> {
         _ = try peek()
         let start = i
         while i < bytes.count {
@@ -113,23 +113,21 @@ struct GeoJSONScanner {
                 || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { i += 1 } else { break }
         }
         guard i > start else { throw fail("expected a number") }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+        return start..<i
+    }
+
+    /// A number's literal text (as written in the file).
+    mutating func numberText() throws(Failure) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[try numberSpan()]), as: UTF8.self)
     }
 
     mutating func number() throws(Failure) -> Double {
-        _ = try peek()
-        let start = i
-        while i < bytes.count {
-            let c = bytes[i]
-            if (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
-                || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { i += 1 } else { break }
-        }
-        let n = i - start
-        guard n > 0, n < 64 else { throw fail("expected a number") }
+        let span = try numberSpan()
+        guard span.count < 64 else { throw fail("number too long") }
         // strtod needs a terminated buffer; numbers are short.
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: n + 1) { buf in
-            for k in 0..<n { buf[k] = CChar(bitPattern: bytes[start + k]) }
-            buf[n] = 0
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: span.count + 1) { buf in
+            for (k, b) in span.enumerated() { buf[k] = CChar(bitPattern: bytes[b]) }
+            buf[span.count] = 0
             return strtod(buf.baseAddress!, nil)
         }
     }
