@@ -111,6 +111,11 @@ public struct LinkPipeline {
                              report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
                                                run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))
         LinkAssembly.assemble(&result, links: links, decisions: decisions)
+        // Fingerprint both inputs at once (one core each); the reports below then find them remembered.
+        let inputPaths = [buildingSource.spec.location, addressSource.spec.location].filter { path in
+            (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+        }
+        DispatchQueue.concurrentPerform(iterations: inputPaths.count) { i in _ = SHA256.fingerprint(inputPaths[i]) }
         result.report.inputs["buildings"] = inputReport(buildingSource, buildingsIn.crs, buildingsIn.crsAssumed, accepted: buildings.count,
                                                         rejected: buildingRejects.count, repaired: repairedCount, generated: buildingsIn.generatedIDs)
         result.report.inputs["addresses"] = inputReport(addressSource, addressesIn.crs, addressesIn.crsAssumed, accepted: addresses.count,
@@ -210,7 +215,7 @@ public struct LinkPipeline {
                                crsAssumed: assumed, attributeFilter: t.attributeFilter, fields: t.resolvedFields,
                                featuresRead: t.featuresRead, accepted: accepted, rejected: rejected, repaired: repaired,
                                generatedIds: generated, bytes: isFile ? (attrs?[.size] as? Int) : nil,
-                               sha256: isFile ? SHA256.hashFile(path) : nil, parquet: t.parquet)
+                               sha256: isFile ? SHA256.fingerprint(path) : nil, parquet: t.parquet)
     }
 }
 

@@ -215,7 +215,7 @@ struct Fingerprint {
             let attrs = try? FileManager.default.attributesOfItem(atPath: spec.location)
             let isFile = (attrs?[.type] as? FileAttributeType) == .typeRegular
             return .init(source: spec.location, layer: spec.layer, crs: spec.crs,
-                         sha256: isFile ? SHA256.hashFile(spec.location) : nil, bytes: isFile ? attrs?[.size] as? Int : nil)
+                         sha256: isFile ? SHA256.fingerprint(spec.location) : nil, bytes: isFile ? attrs?[.size] as? Int : nil)
         }
         inputs["buildings"] = input(o.buildings)
         inputs["addresses"] = input(o.addresses)

@@ -91,6 +91,18 @@ struct SHA256 {
         return hex(s.finish())
     }
 
+    /// Hex digest of an input file, remembered for the process by path, size and modification time:
+    /// a snapshot fingerprints its inputs and the run's report does again, and large inputs take
+    /// seconds to hash.
+    static func fingerprint(_ path: String) -> String? {
+        let attrs = try? FileManager.default.attributesOfItem(atPath: path)
+        let key = "\(path)|\((attrs?[.size] as? Int) ?? -1)|\((attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        if let known = FingerprintMemo.shared.get(key) { return known }
+        let digest = hashFile(path)
+        if let digest { FingerprintMemo.shared.set(key, digest) }
+        return digest
+    }
+
     /// Hex digest of a file's bytes, read in 1 MiB blocks; nil when it cannot be read.
     static func hashFile(_ path: String) -> String? {
         guard let fh = FileHandle(forReadingAtPath: path) else { return nil }
@@ -105,3 +117,22 @@ struct SHA256 {
 }
 
 @inline(__always) private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+
+/// Process-wide memo of input fingerprints.
+final class FingerprintMemo: @unchecked Sendable {
+    static let shared = FingerprintMemo()
+    private var digests: [String: String] = [:]
+    private let lock = NSLock()
+
+    func get(_ key: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return digests[key]
+    }
+
+    func set(_ key: String, _ digest: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        digests[key] = digest
+    }
+}
