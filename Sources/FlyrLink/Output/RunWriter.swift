@@ -30,8 +30,10 @@ public enum RunWriter {
     static func writeLinks(_ run: LinkRun, to path: String) throws {
         let csv = try CSVWriter(path: path, header: ["id", "campaign_id", "building_id", "address_id", "unit_id", "match_method",
                                                      "is_primary", "confidence", "distance_m"])
-        for l in run.links {
-            csv.row([run.linkID(l), run.campaignID, run.buildings[l.buildingIndex].id, run.addresses[l.addressIndex].id,
+        // Link ids are SHA-1 based: make them on all workers first, then write in order.
+        let ids = WorkerPool(threads: run.options.threads).map(run.links.count, chunkSize: 8192) { _, i in run.linkID(run.links[i]) }
+        for (l, id) in zip(run.links, ids) {
+            csv.row([id, run.campaignID, run.buildings[l.buildingIndex].id, run.addresses[l.addressIndex].id,
                      l.unitIndex.map { run.units[$0].id }, l.method.rawValue, l.isPrimary ? "true" : "false",
                      decimals(l.confidence, 3), decimals(l.distance, 2)])
         }
