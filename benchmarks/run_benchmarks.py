@@ -670,6 +670,13 @@ def main():
     (results_dir / f"{stem}.json").write_text(json.dumps({"meta": meta, "args": vars(args), "results": results},
                                                          indent=1, default=str))
     log(f"results: {results_dir / stem}.md and .json")
+    if args.smoke:
+        # Not a timing assertion: only that every tool produced a sensible links table.
+        for r in results:
+            acc = r.get("accuracy")
+            if acc and (acc["precision"] < 0.9 or acc["recall"] < 0.9):
+                r["error"] = "links table implausible: precision %.3f, recall %.3f (< 0.9)" % (
+                    acc["precision"], acc["recall"])
     failed = [r for r in results if "error" in r]
     if failed:
         log(f"benchmark harness: {len(failed)} run(s) FAILED: " +
