@@ -32,11 +32,6 @@ public struct Footprint: Sendable, Hashable {
         polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } }
     }
 
-    /// Every coordinate mapped through `transform`, structure kept.
-    public func mapPoints(_ transform: (Point2) -> Point2) -> Footprint {
-        Footprint(polygons: polygons.map { Polygon(rings: $0.rings.map { $0.map(transform) }) })
-    }
-
     /// Planar area (shoelace), holes subtracted. Meaningful in a metric frame.
     public var area: Double {
         var total = 0.0

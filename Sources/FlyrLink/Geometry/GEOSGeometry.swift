@@ -145,14 +145,6 @@ extension GEOSContext {
         return GEOSGeometry(context: self, handle: g)
     }
 
-    func intersects(_ a: GEOSGeometry, _ b: GEOSGeometry) -> Bool {
-        GEOSIntersects_r(handle, a.handle, b.handle) == 1
-    }
-
-    func covers(_ a: GEOSGeometry, _ b: GEOSGeometry) -> Bool {
-        GEOSCovers_r(handle, a.handle, b.handle) == 1
-    }
-
     /// The oriented minimum-area rectangle enclosing `g` (GEOS 3.11's MinimumRotatedRectangle).
     func minimumRotatedRectangle(_ g: GEOSGeometry) throws(GEOSError) -> GEOSGeometry {
         resetError()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything a run needs, from the command line or a pipeline file.
 public struct RunOptions: Sendable, Codable {
     public enum UnitsMode: String, Sendable, Codable, CaseIterable {
@@ -33,7 +35,7 @@ public struct RunOptions: Sendable, Codable {
     /// Snapshots: the previous version's links (address id → building id); see StickyLinks.
     public var previousLinks: [String: String] = [:]
 
-    public static var defaultThreads: Int { max(1, min(ProcessInfoCores.count, 8)) }
+    public static var defaultThreads: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) }
 
     public init(buildings: SourceSpec, addresses: SourceSpec, outputDirectory: String) {
         self.buildings = buildings
@@ -55,9 +57,4 @@ public struct RunOptions: Sendable, Codable {
         guard threads >= 1 else { throw InputError("--threads must be at least 1") }
         try fields.validate()
     }
-}
-
-import Foundation
-enum ProcessInfoCores {
-    static var count: Int { ProcessInfo.processInfo.activeProcessorCount }
 }

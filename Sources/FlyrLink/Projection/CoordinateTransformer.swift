@@ -84,17 +84,6 @@ final class CoordinateTransformer {
 
 /// Facts about a CRS definition that PROJ can tell.
 enum CRSInfo {
-    /// True when the definition is a geographic CRS (lon/lat degrees).
-    static func isGeographic(_ definition: String) -> Bool? {
-        guard let ctx = proj_context_create() else { return nil }
-        defer { proj_context_destroy(ctx) }
-        proj_log_level(ctx, PJ_LOG_NONE)
-        guard let crs = proj_create(ctx, definition) else { return nil }
-        defer { proj_destroy(crs) }
-        let t = proj_get_type(crs)
-        return t == PJ_TYPE_GEOGRAPHIC_2D_CRS || t == PJ_TYPE_GEOGRAPHIC_3D_CRS || t == PJ_TYPE_GEOGRAPHIC_CRS
-    }
-
     /// True when the definition is WGS 84 longitude/latitude (EPSG:4326 or OGC:CRS84, any axis
     /// order): data in it needs no transformation to reach the output CRS.
     static func isWGS84(_ definition: String) -> Bool {
