@@ -42,19 +42,6 @@ final class GeometryTests: XCTestCase {
         XCTAssertEqual(fixed.area, 50, accuracy: 1e-9)
     }
 
-    func testPreparedCoversIncludesTheBoundary() throws {
-        let context = GEOSContext()
-        let square = Footprint(polygons: [Polygon(rings: [[.init(x: 0, y: 0), .init(x: 10, y: 0), .init(x: 10, y: 10), .init(x: 0, y: 10), .init(x: 0, y: 0)]])])
-        let prepared = try PreparedFootprint(context.geometry(square))
-        XCTAssertTrue(prepared.covers(try context.point(.init(x: 5, y: 5))))
-        XCTAssertTrue(prepared.covers(try context.point(.init(x: 10, y: 5))))  // on the outline
-        XCTAssertTrue(prepared.covers(try context.point(.init(x: 0, y: 0))))   // a vertex
-        XCTAssertFalse(prepared.covers(try context.point(.init(x: 10.001, y: 5))))
-        let (d, q) = try prepared.nearest(try context.point(.init(x: 13, y: 14)))
-        XCTAssertEqual(d, 5, accuracy: 1e-12)
-        XCTAssertEqual(q, Point2(x: 10, y: 10))
-    }
-
     func testLocalFrameMeasuresMetres() throws {
         // Two points 0.001° of latitude apart near Copenhagen are about 111.3 m apart.
         let frame = LocalMetricFrame(center: Point2(x: 12.5, y: 55.7))

@@ -13,25 +13,24 @@ struct AddressSurroundings: Sendable {
     /// Footprints within the maximum distance, nearest first (then id). Filled only when nothing
     /// covers the point, and only as far as the decision needs.
     var nearby: [Candidate] = []
-    var failure: String?
 }
 
 enum CandidateSearch {
     /// Metres: coordinate noise, not distance.
     static let outlineTolerance = 0.001
 
-    /// Looks at every address, in spatially sorted chunks so neighbouring addresses reuse the
-    /// prepared footprints of their worker.
+    /// Looks at every address, in spatially sorted chunks so neighbouring addresses touch the same
+    /// footprints while they are still in cache.
     static func run(_ scene: MetricScene, options: LinkOptions, accessory: [Bool], pool: WorkerPool) -> [AddressSurroundings] {
         let order = spatialOrder(scene.addressPoints)
         let chunkSize = 512
         let chunks = (order.count + chunkSize - 1) / chunkSize
         let slots = ResultSlots<AddressSurroundings>(count: order.count)
-        pool.forEachChunk(chunks) { context, chunk in
-            let cache = FootprintCache(context: context, scene: scene)
+        pool.forEachChunk(chunks) { _, chunk in
+            var near: [(bboxDistance: Double, building: Int)] = []
             for k in (chunk * chunkSize)..<min((chunk + 1) * chunkSize, order.count) {
                 let a = order[k]
-                slots.set(a, surroundings(of: a, scene: scene, options: options, accessory: accessory, cache: cache))
+                slots.set(a, surroundings(of: a, scene: scene, options: options, accessory: accessory, scratch: &near))
             }
         }
         return slots.finish()
@@ -40,55 +39,54 @@ enum CandidateSearch {
     /// Address indices sorted by 250 m cells in row order, then x: neighbours end up in one chunk.
     static func spatialOrder(_ points: [Point2]) -> [Int] {
         let cell = 250.0
-        return points.indices.sorted { a, b in
-            let ra = (points[a].y / cell).rounded(.down), rb = (points[b].y / cell).rounded(.down)
-            if ra != rb { return ra < rb }
-            let ca = (points[a].x / cell).rounded(.down), cb = (points[b].x / cell).rounded(.down)
-            if ca != cb { return ca < cb }
-            return a < b
+        // One integer key per point (row, then column), so the sort compares integers.
+        var minX = Double.infinity, minY = Double.infinity
+        for p in points { minX = min(minX, p.x); minY = min(minY, p.y) }
+        let keys = points.map { p -> UInt64 in
+            let row = UInt64(min(((p.y - minY) / cell).rounded(.down), 4e9))
+            let col = UInt64(min(((p.x - minX) / cell).rounded(.down), 4e9))
+            return row << 32 | col
         }
+        return points.indices.sorted { a, b in keys[a] != keys[b] ? keys[a] < keys[b] : a < b }
     }
 
-    static func surroundings(of a: Int, scene: MetricScene, options: LinkOptions, accessory: [Bool], cache: FootprintCache) -> AddressSurroundings {
+    /// `scratch` is the caller's buffer for the boxes within reach, reused from address to address.
+    static func surroundings(of a: Int, scene: MetricScene, options: LinkOptions, accessory: [Bool],
+                             scratch near: inout [(bboxDistance: Double, building: Int)]) -> AddressSurroundings {
         var result = AddressSurroundings()
         let p = scene.addressPoints[a]
         let reach = options.maxDistance
-        var near: [(bboxDistance: Double, building: Int)] = []
+        near.removeAll(keepingCapacity: true)
         scene.index.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: reach)) { b in
             let d = scene.boxes[b].distance(to: p)
             if d <= reach { near.append((d, b)) }
         }
         guard !near.isEmpty else { return result }
+        // Buildings are in id order, so a lower index is the lower id: ties break by id.
         near.sort { $0.bboxDistance != $1.bboxDistance ? $0.bboxDistance < $1.bboxDistance : $0.building < $1.building }
-        do throws(GEOSError) {
-            let point = try cache.context.point(p)
-            for (d, b) in near where d == 0 {
-                if try cache.footprint(b).covers(point) { result.covering.append(b) }
-            }
-            if !result.covering.isEmpty {
-                result.covering.sort(by: scene.smallerFirst)
-                return result
-            }
-            // Exact distances, nearest boxes first; stop once no further footprint can matter:
-            // beyond the best main building plus the accessory radius nothing changes the decision.
-            var bestMain = Double.infinity
-            for (d, b) in near {
-                if d > bestMain + options.accessoryRadius { break }
-                let (distance, q) = try cache.footprint(b).nearest(point)
-                guard distance <= reach else { continue }
-                result.nearby.append(.init(building: b, distance: distance, nearestPoint: q))
-                if !accessory[b] { bestMain = min(bestMain, distance) }
-            }
-            result.nearby.sort { $0.distance != $1.distance ? $0.distance < $1.distance : Ingest.idOrder(scene.buildingIDs[$0.building], scene.buildingIDs[$1.building]) }
-            // A point on the outline in its source CRS can land a hair outside after reprojection:
-            // within a millimetre it is on the outline, and so covered.
-            let onOutline = result.nearby.filter { $0.distance <= outlineTolerance }.map(\.building)
-            if !onOutline.isEmpty {
-                result.covering = onOutline.sorted(by: scene.smallerFirst)
-                result.nearby = []
-            }
-        } catch {
-            result.failure = error.description
+        for (d, b) in near where d == 0 {
+            if scene.footprints[b].covers(p) { result.covering.append(b) }
+        }
+        if !result.covering.isEmpty {
+            result.covering.sort(by: scene.smallerFirst)
+            return result
+        }
+        // Exact distances, nearest boxes first; stop once no further footprint can matter:
+        // beyond the best main building plus the accessory radius nothing changes the decision.
+        var bestMain = Double.infinity
+        for (d, b) in near {
+            if d > bestMain + options.accessoryRadius { break }
+            let (distance, q) = scene.footprints[b].nearestOutlinePoint(to: p)
+            guard distance <= reach else { continue }
+            result.nearby.append(.init(building: b, distance: distance, nearestPoint: q))
+            if !accessory[b] { bestMain = min(bestMain, distance) }
+        }
+        result.nearby.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.building < $1.building }
+        // A point on the outline in its source CRS can land a hair outside after reprojection:
+        // within a millimetre it is on the outline, and so covered.
+        if result.nearby.first.map({ $0.distance <= outlineTolerance }) == true {
+            result.covering = result.nearby.filter { $0.distance <= outlineTolerance }.map(\.building).sorted(by: scene.smallerFirst)
+            result.nearby = []
         }
         return result
     }

@@ -7,7 +7,6 @@ enum ProximityMatcher {
         case nothingWithinReach = "no_building_within_max_distance"
         case ownedByAnotherAddress = "nearest_building_belongs_to_another_address"
         case lowConfidence = "confidence_below_0.5"
-        case geometryError = "geometry_error"
     }
 
     struct Proposal: Sendable {
@@ -40,7 +39,6 @@ enum ProximityMatcher {
         }
 
         return proposals.enumerated().map { a, proposal in
-            if surroundings[a].failure != nil { return Decision(link: nil, unlinked: .geometryError) }
             guard let proposal else { return Decision(link: nil, unlinked: .nothingWithinReach) }
             var rival: Double?
             if proposal.method == .proximity, options.strategy == .flyr {

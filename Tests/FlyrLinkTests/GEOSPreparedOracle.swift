@@ -1,7 +1,8 @@
-internal import CGEOS
+import CGEOS
+@testable import FlyrLink
 
-/// A footprint prepared for repeated point tests: covers and distance against one polygon,
-/// with GEOS's cached indexes built on first use. Lives in one worker's context.
+/// GEOS's prepared covers and nearest points, the reference the project's own point measures
+/// (Geometry/FootprintPointMeasures.swift) are checked against.
 final class PreparedFootprint {
     let geometry: GEOSGeometry
     private let prepared: OpaquePointer
