@@ -37,6 +37,13 @@ final class SupportTests: XCTestCase {
         XCTAssertTrue(HouseNumber.less("5", nil))
         XCTAssertEqual(HouseNumber.key(street: "Main  Street", number: "10 A"), HouseNumber.key(street: "main street", number: "10a"))
         XCTAssertNil(HouseNumber.key(street: "Main Street", number: nil))
+        // The ASCII fast paths and the general (Foundation) path give the same forms.
+        XCTAssertEqual(HouseNumber.key(street: "  Main   Street ", number: "12 A"), "main street|12a")
+        XCTAssertEqual(HouseNumber.key(street: "  Ågade   Nord ", number: "12 Å"), "ågade nord|12å")
+        XCTAssertEqual(HouseNumber.parts("12 B ")?.suffix, "b")
+        XCTAssertEqual(HouseNumber.parts("12 Bé")?.suffix, "bé")
+        XCTAssertEqual(HouseNumber.parts("1234567890")?.number, 123456789)
+        XCTAssertTrue(HouseNumber.less("12b", "12 Bé"))
     }
 
     func testOSMTagsParseHstoreWithEscapes() {

@@ -1,5 +1,6 @@
 /// Checks every footprint with GEOS and repairs invalid ones with MakeValid (keeping only the
-/// polygonal result). A footprint with nothing left after repair is rejected.
+/// polygonal result). A footprint with nothing left after repair is rejected. Plain rings that are
+/// clearly valid skip GEOS (Footprint.isPlainlyValid).
 enum FootprintRepair {
     enum Outcome {
         case valid
@@ -10,6 +11,7 @@ enum FootprintRepair {
     static func run(_ footprints: [Footprint], pool: WorkerPool) -> [Outcome] {
         pool.map(footprints.count, chunkSize: 1024) { context, i in
             let f = footprints[i]
+            if f.isPlainlyValid { return .valid }
             do throws(GEOSError) {
                 let g = try context.geometry(f)
                 if context.isValid(g) { return .valid }

@@ -65,18 +65,20 @@ struct Ingest {
 
     static func addresses(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<AddressPoint> {
         var rejects: [Reject] = []
-        var located: [(record: SourceTable.Record, point: Point2)] = []
+        var located: [Int] = []          // record indices with a usable point
+        var locations: [Point2] = []
         located.reserveCapacity(table.records.count)
+        locations.reserveCapacity(table.records.count)
         let layer = "addresses"
-        for record in table.records {
+        for (r, record) in table.records.enumerated() {
             let id = record.values[0]
             switch record.geometry {
             case nil:
                 rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: missingGeometryReason(record)))
             case .point(let p)?:
-                located.append((record, p))
+                located.append(r); locations.append(p)
             case .multiPoint(let pts)? where pts.count == 1:
-                located.append((record, pts[0]))
+                located.append(r); locations.append(pts[0])
             case .multiPoint(let pts)?:
                 rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "MultiPoint with \(pts.count) points; an address must be one point"))
             case .empty(let type)?:
@@ -87,30 +89,30 @@ struct Ingest {
                 rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "geometry is a \(type); an address must be a point"))
             }
         }
-        let (points, crs, assumed) = try toLonLat(located.map(\.point), table: table, pool: pool)
+        let (points, crs, assumed) = try toLonLat(locations, table: table, pool: pool)
 
         var items: [AddressPoint] = []
         items.reserveCapacity(points.count)
         var ids = IDRegistry(layer: layer)
-        for (i, entry) in located.enumerated() {
-            let p = points[i]
-            let record = entry.record
+        for (k, r) in located.enumerated() {
+            let p = points[k]
+            let record = table.records[r]
             guard inRange(p) else {
                 rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: record.values[0],
-                                      reason: "coordinates (\(entry.point.x), \(entry.point.y)) outside the valid range of its CRS"))
+                                      reason: "coordinates (\(locations[k].x), \(locations[k].y)) outside the valid range of its CRS"))
                 continue
             }
-            guard let id = ids.id(for: record, content: Array(record.values.dropFirst()), at: [p], rejects: &rejects) else { continue }
+            let id = ids.id(for: record, content: { Array(record.values.dropFirst()) }, at: { [p] })
             let values = record.values.dropFirst().map { v -> String? in
                 guard let t = v.map(trimmed), !t.isEmpty else { return nil }
                 return t
             }
             items.append(AddressPoint(id: id, values: Array(values), sourceRow: record.ordinal, location: p))
         }
-        rejects.sort { $0.sourceRow < $1.sourceRow }
         // Outputs follow ids, not the source's row order (which a spatially indexed FlatGeobuf or a
         // database query changes), so the same data gives the same bytes from any format.
-        items.sort { idOrder($0.id, $1.id) }
+        items = IDOrder.sortedUnique(items, id: \.id, row: \.sourceRow, layer: layer, rejects: &rejects)
+        rejects.sort { $0.sourceRow < $1.sourceRow }
         return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: ids.generated)
     }
 
@@ -153,13 +155,13 @@ struct Ingest {
                 rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: record.values[0], reason: "coordinates outside the valid range of its CRS"))
                 continue
             }
-            guard let id = ids.id(for: record, content: [], at: polys.flatMap(\.shell), rejects: &rejects) else { continue }
+            let id = ids.id(for: record, content: { [] }, at: { polys.flatMap(\.shell) })
             items.append(Building(id: id, height: record.values[1].flatMap(parseNumber),
                                   levels: record.values[2].flatMap(parseNumber).map { Int($0.rounded()) },
                                   sourceRow: record.ordinal, footprint: Footprint(polygons: polys)))
         }
+        items = IDOrder.sortedUnique(items, id: \.id, row: \.sourceRow, layer: layer, rejects: &rejects)
         rejects.sort { $0.sourceRow < $1.sourceRow }
-        items.sort { idOrder($0.id, $1.id) }
         return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: ids.generated)
     }
 
@@ -168,33 +170,27 @@ struct Ingest {
         record.geometryError.map { "unreadable geometry: \($0)" } ?? "no geometry"
     }
 
-    /// Ids of accepted rows: the source's own (trimmed) or a content UUIDv5 when it has none; an id
-    /// seen before makes the row a reject.
+    /// Ids of accepted rows: the source's own (trimmed) or a content UUIDv5 when it has none.
+    /// Duplicates are found afterwards, once the rows are in id order (IDOrder.sortedUnique).
     struct IDRegistry {
         let layer: String
-        private var seen: [String: Int] = [:]
         private var contentCounts: [String: Int] = [:]
         private(set) var generated = 0
 
         init(layer: String) { self.layer = layer }
 
-        mutating func id(for record: SourceTable.Record, content: [String?], at points: [Point2], rejects: inout [Reject]) -> String? {
-            var id = record.values[0].map(trimmed) ?? ""
-            if id.isEmpty {
-                id = contentID(role: layer, values: content, at: points, counts: &contentCounts)
-                generated += 1
-            }
-            if let first = seen[id] {
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "duplicate id (first at row \(first))"))
-                return nil
-            }
-            seen[id] = record.ordinal
-            return id
+        /// `content` and `points` are asked for only when the row has no id of its own.
+        mutating func id(for record: SourceTable.Record, content: () -> [String?], at points: () -> [Point2]) -> String {
+            let id = record.values[0].map(trimmed) ?? ""
+            if !id.isEmpty { return id }
+            generated += 1
+            return contentID(role: layer, values: content(), at: points(), counts: &contentCounts)
         }
     }
 
     /// Closes rings and drops consecutive duplicates; nil when the shell has fewer than 3 distinct vertices.
     static func closedPolygon(_ poly: Polygon) -> Polygon? {
+        if poly.rings.allSatisfy(isClosedAndClean) { return poly }  // the usual case: nothing to copy
         var rings: [[Point2]] = []
         for (i, ring) in poly.rings.enumerated() {
             var r: [Point2] = []
@@ -210,6 +206,13 @@ struct Ingest {
         return Polygon(rings: rings)
     }
 
+    /// Closed, at least 4 points, finite, no point repeated by its successor.
+    static func isClosedAndClean(_ ring: [Point2]) -> Bool {
+        guard ring.count >= 4, ring[0] == ring[ring.count - 1], ring[0].isFinite else { return false }
+        for k in 1..<ring.count where ring[k] == ring[k - 1] || !ring[k].isFinite { return false }
+        return true
+    }
+
     /// Without leading and trailing spaces and tabs; the string itself when it has none (the usual case).
     static func trimmed(_ s: String) -> String {
         let u = s.utf8
@@ -217,11 +220,6 @@ struct Ingest {
         guard let first = u.first, let last = u.last, isSpace(first) || isSpace(last) else { return s }
         guard let lo = u.firstIndex(where: { !isSpace($0) }), let hi = u.lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(s[lo...hi])
-    }
-
-    /// Byte order of ids: the order outputs are written in.
-    static func idOrder(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// "12", "12.5", "12 m" → 12, 12.5, 12.

@@ -15,7 +15,7 @@ enum LinkAssembly {
                 let hx = addresses[x.addressIndex].houseNumber, hy = addresses[y.addressIndex].houseNumber
                 if HouseNumber.less(hx, hy) { return true }
                 if HouseNumber.less(hy, hx) { return false }
-                return addresses[x.addressIndex].id < addresses[y.addressIndex].id
+                return x.addressIndex < y.addressIndex  // addresses are in id order
             }
             for (k, var l) in group.enumerated() {
                 l.isPrimary = k == 0

@@ -69,10 +69,16 @@ public struct LinkPipeline {
                 let addressIn = inside.covering(addressPoints, pool: pool)
                 for i in keepAddress.indices where !addressIn[i] { keepAddress[i] = false; outsideAddresses += 1 }
             }
-            let buildings = zip(buildingsIn.items, keep).filter(\.1).map(\.0)
-            metric = zip(metric, keep).filter(\.1).map(\.0)
-            let addresses = zip(addressesIn.items, keepAddress).filter(\.1).map(\.0)
-            addressPoints = zip(addressPoints, keepAddress).filter(\.1).map(\.0)
+            var buildings = buildingsIn.items
+            if keep.contains(false) {
+                buildings = zip(buildings, keep).filter(\.1).map(\.0)
+                metric = zip(metric, keep).filter(\.1).map(\.0)
+            }
+            var addresses = addressesIn.items
+            if keepAddress.contains(false) {
+                addresses = zip(addresses, keepAddress).filter(\.1).map(\.0)
+                addressPoints = zip(addressPoints, keepAddress).filter(\.1).map(\.0)
+            }
             buildingRejects.sort { $0.sourceRow < $1.sourceRow }
             return ((buildings, metric, addresses, addressPoints), "frame \(frame.projString)")
         }

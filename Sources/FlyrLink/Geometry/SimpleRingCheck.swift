@@ -1,0 +1,50 @@
+/// A quick, conservative validity test for the usual footprint: one polygon, one ring, a few dozen
+/// vertices, no two edges meeting except neighbours at their shared vertex. When it says yes,
+/// GEOS's IsValid would too; anything it is unsure about (holes, parts, long rings, near-touching
+/// or collinear edges, repeated vertices) goes to GEOS. Building a GEOS geometry for each of a
+/// million plain rectangles only to hear "valid" was most of the ingest stage.
+extension Footprint {
+    static let plainRingMaxVertices = 64
+
+    var isPlainlyValid: Bool {
+        guard polygons.count == 1, polygons[0].rings.count == 1 else { return false }
+        let ring = polygons[0].rings[0]
+        let n = ring.count - 1  // distinct vertices; the last repeats the first
+        guard n >= 3, n <= Footprint.plainRingMaxVertices, ring[0] == ring[n] else { return false }
+        guard Footprint.signedArea(ring) != 0 else { return false }
+        return ring.withUnsafeBufferPointer { r in
+            // Neighbouring edges must turn clearly (no spike or collinear fold-back).
+            for i in 0..<n {
+                let a = r[i == 0 ? n - 1 : i - 1], b = r[i], c = r[i + 1]
+                if !Footprint.clearlyNonZero(a, b, c) { return false }
+            }
+            // Edges that do not share a vertex must be clearly apart.
+            for i in 0..<(n - 2) {
+                let p = r[i], q = r[i + 1]
+                let minX = min(p.x, q.x), maxX = max(p.x, q.x), minY = min(p.y, q.y), maxY = max(p.y, q.y)
+                for j in (i + 2)..<n where !(i == 0 && j == n - 1) {
+                    let s = r[j], t = r[j + 1]
+                    if max(s.x, t.x) < minX || min(s.x, t.x) > maxX || max(s.y, t.y) < minY || min(s.y, t.y) > maxY { continue }
+                    guard Footprint.clearlyNonZero(p, q, s), Footprint.clearlyNonZero(p, q, t),
+                          Footprint.clearlyNonZero(s, t, p), Footprint.clearlyNonZero(s, t, q) else { return false }
+                    let crosses = (Footprint.orient(p, q, s) > 0) != (Footprint.orient(p, q, t) > 0)
+                        && (Footprint.orient(s, t, p) > 0) != (Footprint.orient(s, t, q) > 0)
+                    if crosses { return false }
+                }
+            }
+            return true
+        }
+    }
+
+    @inline(__always)
+    static func orient(_ a: Point2, _ b: Point2, _ c: Point2) -> Double {
+        (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+    }
+
+    /// The orientation of abc is far enough from zero that rounding cannot have changed its sign.
+    @inline(__always)
+    static func clearlyNonZero(_ a: Point2, _ b: Point2, _ c: Point2) -> Bool {
+        let l = (b.x - a.x) * (c.y - a.y), r = (b.y - a.y) * (c.x - a.x)
+        return abs(l - r) > 1e-12 * (abs(l) + abs(r))
+    }
+}
