@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Parquet page codecs, for the project's own GeoParquet reader.
         .systemLibrary(name: "CSnappy", path: "Sources/CSnappy", providers: [.apt(["libsnappy-dev"])]),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBrotli", path: "Sources/CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
@@ -40,7 +41,7 @@ let package = Package(
         .target(
             name: "FlyrLink",
             dependencies: [
-                "CGEOS", "CGDAL", "CPROJ", "CLibPQ", "CZlib", "GeoParquet",
+                "CGEOS", "CGDAL", "CPROJ", "CLibPQ", "CZlib", "CCrypto", "GeoParquet",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             // The .sql files are the source of truth; Postgres/PGMigrationSQL.swift embeds them (scripts/gen-migrations.sh).

@@ -11,16 +11,29 @@ public enum UUIDv5 {
     }
 
     /// A name made of parts, joined with a separator that cannot occur in them ambiguously.
+    /// Built as bytes directly (namespace, then "count:part|count:part..."): one buffer per id.
     public static func make(parts: [String], namespace ns: [UInt8] = namespace) -> String {
-        make(name: parts.map { "\($0.utf8.count):\($0)" }.joined(separator: "|"), namespace: ns)
+        var message = ns
+        message.reserveCapacity(ns.count + parts.reduce(0) { $0 + $1.utf8.count + 8 })
+        for (i, part) in parts.enumerated() {
+            if i > 0 { message.append(UInt8(ascii: "|")) }
+            message.append(contentsOf: String(part.utf8.count).utf8)
+            message.append(UInt8(ascii: ":"))
+            message.append(contentsOf: part.utf8)
+        }
+        return format(versioned(SHA1.hash(message)))
     }
 
     static func make(namespaceBytes ns: [UInt8], name: String) -> [UInt8] {
-        var digest = SHA1.hash(ns + Array(name.utf8))
-        digest = Array(digest.prefix(16))
-        digest[6] = (digest[6] & 0x0F) | 0x50
-        digest[8] = (digest[8] & 0x3F) | 0x80
-        return digest
+        versioned(SHA1.hash(ns + Array(name.utf8)))
+    }
+
+    /// The first 16 bytes of the digest with the version (5) and variant bits set.
+    private static func versioned(_ digest: [UInt8]) -> [UInt8] {
+        var d = Array(digest.prefix(16))
+        d[6] = (d[6] & 0x0F) | 0x50
+        d[8] = (d[8] & 0x3F) | 0x80
+        return d
     }
 
     static func format(_ b: [UInt8]) -> String {
