@@ -10,49 +10,127 @@ public struct Polygon: Sendable, Hashable {
     public var shell: [Point2] { rings.first ?? [] }
 }
 
-/// A building footprint: one or more polygons (a MultiPolygon when more than one).
+/// A building footprint: one or more polygons (a MultiPolygon when more than one), stored flat:
+/// every ring's points in one array, with ring and polygon boundaries beside it. The usual footprint
+/// (one polygon, one ring) is a single allocation: the boundary arrays are then empty, and cost
+/// nothing. A million footprints as nested arrays were three allocations each, and most of the
+/// run's memory and reference counting.
 public struct Footprint: Sendable, Hashable {
-    public var polygons: [Polygon]
+    /// Every ring's points, ring after ring; each ring closed (first point repeated last).
+    public private(set) var points: [Point2]
+    /// End (exclusive) in `points` of every ring; empty when there is exactly one non-empty ring.
+    private var ringEnds: [Int32]
+    /// End (exclusive) ring number of every polygon; empty when there is exactly one polygon with rings.
+    private var polygonEnds: [Int32]
 
     public init(polygons: [Polygon]) {
-        self.polygons = polygons
+        var pts: [Point2] = []
+        pts.reserveCapacity(polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } })
+        var rEnds: [Int32] = [], pEnds: [Int32] = []
+        for poly in polygons {
+            for ring in poly.rings {
+                pts += ring
+                rEnds.append(Int32(pts.count))
+            }
+            pEnds.append(Int32(rEnds.count))
+        }
+        if rEnds.count == 1, !pts.isEmpty { rEnds = [] }
+        if pEnds.count == 1, pEnds[0] > 0 { pEnds = [] }
+        points = pts
+        ringEnds = rEnds
+        polygonEnds = pEnds
     }
 
-    public var isEmpty: Bool { polygons.allSatisfy { $0.shell.count < 4 } }
+    /// One polygon with one ring (closed), without intermediate arrays.
+    public init(ring: [Point2]) {
+        self.init(polygons: [Polygon(rings: [ring])])
+    }
 
+    public var ringCount: Int { ringEnds.isEmpty ? (points.isEmpty ? 0 : 1) : ringEnds.count }
+    public var polygonCount: Int { polygonEnds.isEmpty ? (ringCount > 0 ? 1 : 0) : polygonEnds.count }
+
+    /// Where ring `r` (numbered across all polygons) lies in `points`.
+    @inline(__always)
+    public func ringRange(_ r: Int) -> Range<Int> {
+        let start = r == 0 ? 0 : Int(ringEnds[r - 1])
+        return start..<(ringEnds.isEmpty ? points.count : Int(ringEnds[r]))
+    }
+
+    /// The rings of polygon `p`: its shell first, then its holes.
+    @inline(__always)
+    public func ringsOfPolygon(_ p: Int) -> Range<Int> {
+        let start = p == 0 ? 0 : Int(polygonEnds[p - 1])
+        return start..<(polygonEnds.isEmpty ? ringCount : Int(polygonEnds[p]))
+    }
+
+    /// The nested form, for code that builds or reshapes polygons; hot paths use the ranges.
+    public var polygons: [Polygon] {
+        get {
+            (0..<polygonCount).map { p in Polygon(rings: ringsOfPolygon(p).map { Array(points[ringRange($0)]) }) }
+        }
+        set { self = Footprint(polygons: newValue) }
+    }
+
+    public var isEmpty: Bool {
+        (0..<polygonCount).allSatisfy { p in
+            let rings = ringsOfPolygon(p)
+            return rings.isEmpty || ringRange(rings.lowerBound).count < 4
+        }
+    }
+
+    /// The box of the shells (holes lie inside them).
     public var bbox: BBox {
         var b = BBox.empty
-        for poly in polygons {
-            for p in poly.shell { b.extend(p) }
+        if ringEnds.isEmpty {
+            for p in points { b.extend(p) }
+            return b
+        }
+        for poly in 0..<polygonCount {
+            let rings = ringsOfPolygon(poly)
+            guard let shell = rings.first else { continue }
+            for k in ringRange(shell) { b.extend(points[k]) }
         }
         return b
     }
 
-    public var pointCount: Int {
-        polygons.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } }
-    }
+    public var pointCount: Int { points.count }
 
     /// Planar area (shoelace), holes subtracted. Meaningful in a metric frame.
     public var area: Double {
         var total = 0.0
-        for poly in polygons {
-            for (i, ring) in poly.rings.enumerated() {
-                let a = abs(Footprint.signedArea(ring))
-                total += i == 0 ? a : -a
+        for poly in 0..<polygonCount {
+            for r in ringsOfPolygon(poly) {
+                let a = abs(Footprint.signedArea(points[ringRange(r)]))
+                total += r == ringsOfPolygon(poly).lowerBound ? a : -a
             }
         }
         return total
     }
 
-    static func signedArea(_ ring: [Point2]) -> Double {
+    static func signedArea<C: RandomAccessCollection>(_ ring: C) -> Double where C.Element == Point2 {
         guard ring.count >= 3 else { return 0 }
         var s = 0.0
-        var prev = ring[ring.count - 1]
+        var prev = ring[ring.index(before: ring.endIndex)]
         for p in ring {
             s += (prev.x * p.y - p.x * prev.y)
             prev = p
         }
         return s / 2
+    }
+
+    /// The same footprint with every point moved by `transform` (the structure unchanged): a
+    /// reprojection transforms `points` in one call.
+    public func withPoints(_ transform: (inout [Point2]) -> Void) -> Footprint {
+        var copy = self
+        let n = copy.points.count
+        transform(&copy.points)
+        precondition(copy.points.count == n, "a point transform must keep the number of points")
+        return copy
+    }
+
+    /// Each ring replaced by `transform(ring)` (which may change its length).
+    public func mapRings(_ transform: ([Point2]) -> [Point2]) -> Footprint {
+        Footprint(polygons: polygons.map { Polygon(rings: $0.rings.map(transform)) })
     }
 }
 

@@ -5,31 +5,35 @@ extension Footprint {
     /// Boundary-inclusive containment (GEOS `covers`): inside a shell and not strictly inside one of
     /// its holes; a point on any ring counts as covered.
     func covers(_ p: Point2) -> Bool {
-        for polygon in polygons {
-            switch Footprint.locate(p, in: polygon.shell) {
-            case .outside: continue
-            case .boundary: return true
-            case .inside:
-                var inHole = false
-                for hole in polygon.rings.dropFirst() {
-                    switch Footprint.locate(p, in: hole) {
-                    case .boundary: return true
-                    case .inside: inHole = true
-                    case .outside: break
+        points.withUnsafeBufferPointer { pts in
+            for polygon in 0..<polygonCount {
+                let rings = ringsOfPolygon(polygon)
+                guard let shell = rings.first else { continue }
+                switch Footprint.locate(p, in: UnsafeBufferPointer(rebasing: pts[ringRange(shell)])) {
+                case .outside: continue
+                case .boundary: return true
+                case .inside:
+                    var inHole = false
+                    for hole in rings.dropFirst() {
+                        switch Footprint.locate(p, in: UnsafeBufferPointer(rebasing: pts[ringRange(hole)])) {
+                        case .boundary: return true
+                        case .inside: inHole = true
+                        case .outside: break
+                        }
+                        if inHole { break }
                     }
-                    if inHole { break }
+                    if !inHole { return true }
                 }
-                if !inHole { return true }
             }
+            return false
         }
-        return false
     }
 
     enum RingLocation { case inside, boundary, outside }
 
     /// Crossing number with a half-open rule on a ray to +x; a zero orientation within the segment's
     /// box is on the ring.
-    static func locate(_ p: Point2, in ring: [Point2]) -> RingLocation {
+    static func locate(_ p: Point2, in ring: UnsafeBufferPointer<Point2>) -> RingLocation {
         guard ring.count >= 4 else { return .outside }
         var crossings = 0
         var a = ring[0]
@@ -54,11 +58,13 @@ extension Footprint {
     func nearestOutlinePoint(to p: Point2) -> (distance: Double, point: Point2) {
         var best = Double.infinity
         var bestPoint = p
-        for polygon in polygons {
-            for ring in polygon.rings where ring.count >= 2 {
-                var a = ring[0]
-                for k in 1..<ring.count {
-                    let b = ring[k]
+        points.withUnsafeBufferPointer { pts in
+            for r in 0..<ringCount {
+                let range = ringRange(r)
+                guard range.count >= 2 else { continue }
+                var a = pts[range.lowerBound]
+                for k in (range.lowerBound + 1)..<range.upperBound {
+                    let b = pts[k]
                     let q = Footprint.closestPoint(on: a, b, to: p)
                     let dx = q.x - p.x, dy = q.y - p.y
                     let d2 = dx * dx + dy * dy

@@ -23,7 +23,7 @@ extension GEOSContext {
         return GEOSGeometry(context: self, handle: g)
     }
 
-    private func ring(_ pts: [Point2], shell: Bool) throws(GEOSError) -> OpaquePointer {
+    private func ring(_ pts: ArraySlice<Point2>) throws(GEOSError) -> OpaquePointer {
         resetError()
         let seq: OpaquePointer? = pts.withUnsafeBufferPointer { buf in
             buf.withMemoryRebound(to: Double.self) { dbl in
@@ -35,11 +35,12 @@ extension GEOSContext {
         return r
     }
 
-    private func polygonHandle(_ poly: Polygon) throws(GEOSError) -> OpaquePointer {
-        let shell = try ring(poly.shell, shell: true)
+    private func polygonHandle(_ f: Footprint, _ polygon: Int) throws(GEOSError) -> OpaquePointer {
+        let rings = f.ringsOfPolygon(polygon)
+        let shell = try ring(rings.isEmpty ? [] : f.points[f.ringRange(rings.lowerBound)])
         var holes: [OpaquePointer?] = []
         do {
-            for r in poly.rings.dropFirst() { holes.append(try ring(r, shell: false)) }
+            for r in rings.dropFirst() { holes.append(try ring(f.points[f.ringRange(r)])) }
         } catch {
             GEOSGeom_destroy_r(handle, shell)
             for h in holes { GEOSGeom_destroy_r(handle, h) }
@@ -55,12 +56,12 @@ extension GEOSContext {
 
     /// A Polygon for one part, a MultiPolygon for several.
     func geometry(_ footprint: Footprint) throws(GEOSError) -> GEOSGeometry {
-        if footprint.polygons.count == 1 {
-            return GEOSGeometry(context: self, handle: try polygonHandle(footprint.polygons[0]))
+        if footprint.polygonCount == 1 {
+            return GEOSGeometry(context: self, handle: try polygonHandle(footprint, 0))
         }
         var parts: [OpaquePointer?] = []
         do {
-            for poly in footprint.polygons { parts.append(try polygonHandle(poly)) }
+            for poly in 0..<footprint.polygonCount { parts.append(try polygonHandle(footprint, poly)) }
         } catch {
             for p in parts { GEOSGeom_destroy_r(handle, p) }
             throw error

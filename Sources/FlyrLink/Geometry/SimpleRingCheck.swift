@@ -7,8 +7,8 @@ extension Footprint {
     static let plainRingMaxVertices = 64
 
     var isPlainlyValid: Bool {
-        guard polygons.count == 1, polygons[0].rings.count == 1 else { return false }
-        let ring = polygons[0].rings[0]
+        guard ringCount == 1 else { return false }
+        let ring = points
         let n = ring.count - 1  // distinct vertices; the last repeats the first
         guard n >= 3, n <= Footprint.plainRingMaxVertices, ring[0] == ring[n] else { return false }
         guard Footprint.signedArea(ring) != 0 else { return false }

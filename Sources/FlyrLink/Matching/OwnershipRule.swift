@@ -15,7 +15,7 @@
 ///
 /// The thresholds were chosen on the synthetic city (benchmarks/README.md).
 enum OwnershipRule {
-    static func rivals(of a: Int, claimants: [Int], scene: MetricScene) -> [Int] {
+    static func rivals(of a: Int, claimants: ArraySlice<Int>, scene: MetricScene) -> [Int] {
         let key = scene.addressKeys[a]
         return claimants.filter { $0 != a && (key == nil || scene.addressKeys[$0] != key) }
     }
@@ -46,7 +46,7 @@ enum OwnershipRule {
 
     /// The nearest point of the footprint is one of its vertices (within 1 cm).
     static func isCorner(_ q: Point2, of footprint: Footprint) -> Bool {
-        footprint.polygons.contains { poly in poly.rings.contains { ring in ring.contains { $0.distance(to: q) < 0.01 } } }
+        footprint.points.contains { $0.distance(to: q) < 0.01 }
     }
 
     static func direction(from q: Point2, to p: Point2) -> Point2 {

@@ -32,17 +32,23 @@ enum ProximityMatcher {
             StickyLinks.apply(&proposals, surroundings: surroundings, previous: previous, accessory: accessory, options: options)
         }
 
-        // Who claims each building, for the ownership rule.
-        var claimants: [Int: [Int]] = [:]
+        // Who claims each building, for the ownership rule: claimant addresses grouped by building
+        // (offsets per building into one array, addresses ascending within each).
+        var start = [Int](repeating: 0, count: scene.footprints.count + 1)
+        for p in proposals { if let p { start[p.building + 1] += 1 } }
+        for b in 0..<scene.footprints.count { start[b + 1] += start[b] }
+        var fill = start
+        var claimantList = [Int](repeating: 0, count: start[scene.footprints.count])
         for (a, p) in proposals.enumerated() {
-            if let p { claimants[p.building, default: []].append(a) }
+            if let p { claimantList[fill[p.building]] = a; fill[p.building] += 1 }
         }
+        func claimants(_ b: Int) -> ArraySlice<Int> { claimantList[start[b]..<start[b + 1]] }
 
         return proposals.enumerated().map { a, proposal in
             guard let proposal else { return Decision(link: nil, unlinked: .nothingWithinReach) }
             var rival: Double?
             if proposal.method == .proximity, options.strategy == .flyr {
-                let rivals = OwnershipRule.rivals(of: a, claimants: claimants[proposal.building] ?? [], scene: scene)
+                let rivals = OwnershipRule.rivals(of: a, claimants: claimants(proposal.building), scene: scene)
                 rival = rivals.map { scene.addressPoints[$0].distance(to: proposal.nearestPoint) }.min()
                 if OwnershipRule.belongsToAnother(a, proposal, rivals: rivals, proposals: proposals, scene: scene, options: options) {
                     return Decision(link: nil, unlinked: .ownedByAnotherAddress)

@@ -80,14 +80,15 @@ final class GeoJSONWriter {
         b.append(UInt8(ascii: "]"))
     }
 
-    static func appendPolygon(_ poly: Polygon, to b: inout [UInt8]) {
+    static func appendPolygon(_ f: Footprint, _ polygon: Int, to b: inout [UInt8]) {
         b.append(UInt8(ascii: "["))
-        for (r, ring) in poly.rings.enumerated() {
-            if r > 0 { b.append(UInt8(ascii: ",")) }
+        for r in f.ringsOfPolygon(polygon) {
+            if r > f.ringsOfPolygon(polygon).lowerBound { b.append(UInt8(ascii: ",")) }
             b.append(UInt8(ascii: "["))
-            for (i, p) in ring.enumerated() {
-                if i > 0 { b.append(UInt8(ascii: ",")) }
-                appendPoint(p, to: &b)
+            let range = f.ringRange(r)
+            for i in range {
+                if i > range.lowerBound { b.append(UInt8(ascii: ",")) }
+                appendPoint(f.points[i], to: &b)
             }
             b.append(UInt8(ascii: "]"))
         }
@@ -99,14 +100,14 @@ final class GeoJSONWriter {
         case .point(let p):
             b += Array("{\"type\":\"Point\",\"coordinates\":".utf8)
             appendPoint(p, to: &b)
-        case .footprint(let f) where f.polygons.count == 1:
+        case .footprint(let f) where f.polygonCount == 1:
             b += Array("{\"type\":\"Polygon\",\"coordinates\":".utf8)
-            appendPolygon(f.polygons[0], to: &b)
+            appendPolygon(f, 0, to: &b)
         case .footprint(let f):
             b += Array("{\"type\":\"MultiPolygon\",\"coordinates\":[".utf8)
-            for (i, poly) in f.polygons.enumerated() {
+            for i in 0..<f.polygonCount {
                 if i > 0 { b.append(UInt8(ascii: ",")) }
-                appendPolygon(poly, to: &b)
+                appendPolygon(f, i, to: &b)
             }
             b.append(UInt8(ascii: "]"))
         }

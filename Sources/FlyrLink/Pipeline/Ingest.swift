@@ -45,7 +45,7 @@ struct Ingest {
     }
 
     static func toLonLat(_ footprints: [Footprint], table: SourceTable, pool: WorkerPool) throws(InputError) -> ([Footprint], String, Bool) {
-        let sample = footprints.prefix(1000).flatMap { $0.polygons.flatMap(\.shell) }
+        let sample = footprints.prefix(1000).flatMap(\.points)
         let (_, crs, assumed) = try transformer(for: table, sample: sample)
         if CRSInfo.isWGS84(crs) { return (footprints, crs, assumed) }
         do {
@@ -120,10 +120,10 @@ struct Ingest {
 
     static func buildings(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<Building> {
         var rejects: [Reject] = []
-        var shapes: [(record: SourceTable.Record, polygons: [Polygon])] = []
+        var shapes: [(record: Int, footprint: Footprint)] = []
         shapes.reserveCapacity(table.records.count)
         let layer = "buildings"
-        for record in table.records {
+        for (r, record) in table.records.enumerated() {
             let id = record.values[0]
             switch record.geometry {
             case nil:
@@ -133,7 +133,7 @@ struct Ingest {
                 if usable.isEmpty {
                     rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "degenerate footprint (fewer than 3 distinct vertices)"))
                 } else {
-                    shapes.append((record, usable))
+                    shapes.append((r, Footprint(polygons: usable)))
                 }
             case .empty(let type)?:
                 rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "empty \(type)"))
@@ -143,22 +143,22 @@ struct Ingest {
                 rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "geometry is a \(type); a building must be a Polygon or MultiPolygon"))
             }
         }
-        let (lonLat, crs, assumed) = try toLonLat(shapes.map { Footprint(polygons: $0.polygons) }, table: table, pool: pool)
+        let (lonLat, crs, assumed) = try toLonLat(shapes.map(\.footprint), table: table, pool: pool)
 
         var items: [Building] = []
         items.reserveCapacity(shapes.count)
         var ids = IDRegistry(layer: layer)
         for (k, entry) in shapes.enumerated() {
-            let record = entry.record
-            let polys = lonLat[k].polygons
-            guard polys.allSatisfy({ $0.rings.allSatisfy { $0.allSatisfy(inRange) } }) else {
+            let record = table.records[entry.record]
+            let footprint = lonLat[k]
+            guard footprint.points.allSatisfy(inRange) else {
                 rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: record.values[0], reason: "coordinates outside the valid range of its CRS"))
                 continue
             }
-            let id = ids.id(for: record, content: { [] }, at: { polys.flatMap(\.shell) })
+            let id = ids.id(for: record, content: { [] }, at: { footprint.polygons.flatMap(\.shell) })
             items.append(Building(id: id, height: record.values[1].flatMap(parseNumber),
                                   levels: record.values[2].flatMap(parseNumber).map { Int($0.rounded()) },
-                                  sourceRow: record.ordinal, footprint: Footprint(polygons: polys)))
+                                  sourceRow: record.ordinal, footprint: footprint))
         }
         items = IDOrder.sortedUnique(items, id: \.id, row: \.sourceRow, layer: layer, rejects: &rejects)
         rejects.sort { $0.sourceRow < $1.sourceRow }

@@ -16,28 +16,13 @@ enum ParallelProjection {
         return parts.flatMap { $0 }
     }
 
-    /// Every ring of every footprint, transformed with one PROJ call per chunk of footprints.
+    /// Every point of every footprint, with one PROJ call per footprint (its points are one array).
     static func footprints(_ footprints: [Footprint], pool: WorkerPool, _ make: MakeTransformer) throws(ProjectionError) -> [Footprint] {
         _ = try make()
-        let chunk = 4096
-        let parts = pool.map((footprints.count + chunk - 1) / chunk, chunkSize: 1) { _, c -> [Footprint] in
-            let slice = footprints[(c * chunk)..<min((c + 1) * chunk, footprints.count)]
-            // Flatten, transform once, and cut back into rings.
-            var flat: [Point2] = []
-            flat.reserveCapacity(slice.reduce(0) { $0 + $1.pointCount })
-            for f in slice { for poly in f.polygons { for ring in poly.rings { flat += ring } } }
-            if let t = try? make() { t.forward(&flat) } else { flat = flat.map { _ in Point2(x: .nan, y: .nan) } }
-            var offset = 0
-            return slice.map { f in
-                Footprint(polygons: f.polygons.map { poly in
-                    Polygon(rings: poly.rings.map { ring in
-                        defer { offset += ring.count }
-                        return Array(flat[offset..<(offset + ring.count)])
-                    })
-                })
-            }
+        return pool.map(footprints.count, chunkSize: 4096, chunkState: { try? make() }) { _, t, i in
+            guard let t else { return footprints[i].withPoints { $0 = $0.map { _ in Point2(x: .nan, y: .nan) } } }
+            return footprints[i].withPoints { t.forward(&$0) }
         }
-        return parts.flatMap { $0 }
     }
 }
 
@@ -54,10 +39,6 @@ extension LocalMetricFrame {
     /// Back from the frame to lon/lat (for geometry made in metres: repaired footprints, unit slices).
     func toLonLat(_ footprint: Footprint) -> Footprint {
         guard let t = try? makeTransformer() else { return footprint }
-        return footprint.mapRings { ring in
-            var r = ring
-            t.inverse(&r)
-            return r
-        }
+        return footprint.withPoints { t.inverse(&$0) }
     }
 }

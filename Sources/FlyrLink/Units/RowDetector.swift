@@ -39,7 +39,7 @@ enum RowDetector {
         guard streets.count == 1 else { return nil }
 
         // Long axis from the minimum rotated rectangle: its longest edge.
-        let shell = scene.footprints[b].polygons.flatMap(\.shell)
+        let outline = scene.footprints[b].points  // holes lie inside the shell: the same extent
         guard let rect = RowAxis.of(scene.footprints[b], context: context) else { return nil }
         var axis = rect.axis
         let origin = rect.center
@@ -50,7 +50,7 @@ enum RowDetector {
         let mean = projections.reduce(0, +) / Double(n)
         if along(scene.addressPoints[lowest]) > mean { axis = Point2(x: -axis.x, y: -axis.y) }
 
-        let extent = shell.map(along)
+        let extent = outline.map(along)
         let start = extent.min()!, end = extent.max()!
         let length = end - start
         guard length / Double(n) >= minUnitWidth, length >= 1.2 * rect.width || n >= 3 else { return nil }

@@ -12,30 +12,41 @@ enum TownhouseSplitter {
         var addresses: [Int]
         /// Slice footprints in lon/lat, same order.
         var slices: [Footprint]
+        /// Unit ids, same order.
+        var ids: [String]
     }
 
     static func split(scene: MetricScene, links: inout [Link], addresses: [AddressPoint], buildings: [Building],
                       frame: LocalMetricFrame, pool: WorkerPool) -> [UnitSlice] {
-        var groups: [Int: [Int]] = [:]  // building → link indices
-        for (i, l) in links.enumerated() { groups[l.buildingIndex, default: []].append(i) }
-        let candidates = groups.keys.filter { groups[$0]!.count >= 2 }.sorted()
+        // Links grouped by building: link indices sorted by (building, link), cut where the building changes.
+        let byBuilding = links.indices.sorted { links[$0].buildingIndex != links[$1].buildingIndex
+            ? links[$0].buildingIndex < links[$1].buildingIndex : $0 < $1 }
+        var candidates: [(building: Int, members: ArraySlice<Int>)] = []
+        var lo = 0
+        while lo < byBuilding.count {
+            let b = links[byBuilding[lo]].buildingIndex
+            var hi = lo + 1
+            while hi < byBuilding.count, links[byBuilding[hi]].buildingIndex == b { hi += 1 }
+            if hi - lo >= 2 { candidates.append((b, byBuilding[lo..<hi])) }
+            lo = hi
+        }
         let linkSnapshot = links
         let plans = pool.map(candidates.count, chunkSize: 256, chunkState: { try? frame.makeTransformer() }) { context, transformer, k -> Plan? in
-            let b = candidates[k]
-            let members = groups[b]!.map { linkSnapshot[$0].addressIndex }
+            let b = candidates[k].building
+            let members = candidates[k].members.map { linkSnapshot[$0].addressIndex }
             guard let order = RowDetector.rowOrder(of: members, building: b, scene: scene, addresses: addresses, context: context),
                   let metricSlices = try? cut(building: b, order: order, scene: scene, context: context),
                   let t = transformer else { return nil }
-            let lonLat = metricSlices.map { f in f.mapRings { ring in var r = ring; t.inverse(&r); return r } }
-            return Plan(building: b, addresses: order.addresses, slices: lonLat)
+            let lonLat = metricSlices.map { f in f.withPoints { t.inverse(&$0) } }
+            let ids = order.addresses.map { UUIDv5.make(parts: ["unit", buildings[b].id, addresses[$0].id]) }
+            return Plan(building: b, addresses: order.addresses, slices: lonLat, ids: ids)
         }
         var units: [UnitSlice] = []
-        var unitOfAddress: [Int: Int] = [:]
+        var unitOfAddress = [Int?](repeating: nil, count: addresses.count)
         for plan in plans.compactMap({ $0 }) {
             for (k, a) in plan.addresses.enumerated() {
-                let id = UUIDv5.make(parts: ["unit", buildings[plan.building].id, addresses[a].id])
                 unitOfAddress[a] = units.count
-                units.append(UnitSlice(id: id, buildingIndex: plan.building, addressIndex: a, unitIndex: k, footprint: plan.slices[k]))
+                units.append(UnitSlice(id: plan.ids[k], buildingIndex: plan.building, addressIndex: a, unitIndex: k, footprint: plan.slices[k]))
             }
         }
         for i in links.indices { links[i].unitIndex = unitOfAddress[links[i].addressIndex] }
@@ -61,11 +72,5 @@ enum TownhouseSplitter {
             lower = upper
         }
         return slices
-    }
-}
-
-extension Footprint {
-    func mapRings(_ transform: ([Point2]) -> [Point2]) -> Footprint {
-        Footprint(polygons: polygons.map { Polygon(rings: $0.rings.map(transform)) })
     }
 }
