@@ -34,6 +34,11 @@ struct RunCommand: ParsableCommand {
         if let only, only != "links" && only != "all" { throw ValidationError("--only takes links") }
     }
 
+    /// The finished run stays referenced until the process exits: freeing millions of small
+    /// objects one at a time would add most of a second to a large run, for memory the exit
+    /// returns anyway.
+    nonisolated(unsafe) static var finished: LinkRun?
+
     func run() throws {
         do {
             var flags = RunSettings()
@@ -52,6 +57,7 @@ struct RunCommand: ParsableCommand {
             try RunWriter.write(run)
             progress.event(.finished(.write, detail: PostgresTarget.redacted(options.outputDirectory), seconds: Date().timeIntervalSince(t0)))
             print(RunSummaryText.make(run))
+            RunCommand.finished = run
         } catch {
             CLIError.exit(with: error)
         }

@@ -23,6 +23,12 @@ final class ByteWriter {
     }
 
     func write(bytes: [UInt8]) {
+        if bytes.count >= flushAt / 4 {
+            // A large block (a formatted chunk) goes out as it is, after what is buffered.
+            flush()
+            handle.write(Data(bytes))
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= flushAt { flush() }
     }

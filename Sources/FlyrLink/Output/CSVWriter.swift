@@ -8,24 +8,31 @@ final class CSVWriter {
     }
 
     func row(_ fields: [String?]) {
-        out.withBuffer { b in
-            for (i, field) in fields.enumerated() {
-                if i > 0 { b.append(UInt8(ascii: ",")) }
-                guard let field else { continue }
-                let needsQuotes = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
-                if needsQuotes {
-                    b.append(UInt8(ascii: "\""))
-                    for c in field.utf8 {
-                        if c == UInt8(ascii: "\"") { b.append(c) }
-                        b.append(c)
-                    }
-                    b.append(UInt8(ascii: "\""))
-                } else {
-                    b += Array(field.utf8)
+        out.withBuffer { CSVWriter.appendRow(fields, to: &$0) }
+    }
+
+    /// Rows 0..<count formatted by `row` on the workers (ParallelRows), written in order.
+    func rows(_ count: Int, pool: WorkerPool, _ row: (Int) -> [String?]) {
+        ParallelRows.write(count, pool: pool, sink: { out.write(bytes: $0) }) { i, b in CSVWriter.appendRow(row(i), to: &b) }
+    }
+
+    static func appendRow(_ fields: [String?], to b: inout [UInt8]) {
+        for (i, field) in fields.enumerated() {
+            if i > 0 { b.append(UInt8(ascii: ",")) }
+            guard let field else { continue }
+            let needsQuotes = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+            if needsQuotes {
+                b.append(UInt8(ascii: "\""))
+                for c in field.utf8 {
+                    if c == UInt8(ascii: "\"") { b.append(c) }
+                    b.append(c)
                 }
+                b.append(UInt8(ascii: "\""))
+            } else {
+                b.append(contentsOf: field.utf8)
             }
-            b.append(0x0A)
         }
+        b.append(0x0A)
     }
 
     func close() throws { try out.close() }

@@ -9,7 +9,9 @@ enum FeaturesWriter {
         var slicesOf = [[Int]](repeating: [], count: run.buildings.count)
         for (u, unit) in run.units.enumerated() { slicesOf[unit.buildingIndex].append(u) }
 
-        for (b, building) in run.buildings.enumerated() {
+        let pool = WorkerPool(threads: run.options.threads)
+        out.features(run.buildings.count, pool: pool) { b, emit in
+            let building = run.buildings[b]
             let linkIDs = run.linksOfBuilding[b]
             let count = linkIDs.count
             let height = building.height ?? defaultHeight
@@ -30,9 +32,9 @@ enum FeaturesWriter {
                         ("unit_index", .int(unit.unitIndex)), ("units_count", .int(slicesOf[b].count)),
                     ]
                     props += common
-                    out.feature(id: building.id, geometry: .footprint(unit.footprint), properties: props)
+                    emit(building.id, .footprint(unit.footprint), props)
                 }
-                continue
+                return
             }
             let primary = linkIDs.first.map { run.links[$0] }
             let single = count == 1 ? primary.map { run.addresses[$0.addressIndex] } : nil
@@ -44,10 +46,12 @@ enum FeaturesWriter {
                 ("street_name", .text(single?.streetName)),
             ]
             props += common
-            out.feature(id: building.id, geometry: .footprint(building.footprint), properties: props)
+            emit(building.id, .footprint(building.footprint), props)
         }
 
-        for (i, a) in run.addresses.enumerated() where run.linkOfAddress[i] == nil {
+        out.features(run.addresses.count, pool: pool) { i, emit in
+            guard run.linkOfAddress[i] == nil else { return }
+            let a = run.addresses[i]
             let props: [(key: String, value: PropertyValue)] = [
                 ("id", .text(a.id)), ("gers_id", .text(a.id)), ("address_id", .text(a.id)), ("address_count", .int(1)),
                 ("source", .text("address_point")), ("match_method", .null), ("confidence", .null),
@@ -55,7 +59,7 @@ enum FeaturesWriter {
                 ("status", .text("not_visited")), ("scans_total", .int(0)), ("qr_scanned", .bool(false)),
                 ("height", .number(defaultHeight, decimals: 2)), ("height_m", .number(defaultHeight, decimals: 2)),
             ]
-            out.feature(id: a.id, geometry: .point(a.location), properties: props)
+            emit(a.id, .point(a.location), props)
         }
         try out.close()
     }

@@ -35,26 +35,48 @@ final class GeoJSONWriter {
         out.withBuffer { b in
             if !first { b += Array(",\n".utf8) }
             first = false
-            b += Array("{\"type\":\"Feature\"".utf8)
-            if let id {
-                b += Array(",\"id\":".utf8)
-                JSONText.appendString(id, to: &b)
-            }
-            b += Array(",\"geometry\":".utf8)
-            if let geometry {
-                GeoJSONWriter.appendGeometry(geometry, to: &b)
-            } else {
-                b += Array("null".utf8)
-            }
-            b += Array(",\"properties\":{".utf8)
-            for (i, (key, value)) in properties.enumerated() {
-                if i > 0 { b.append(UInt8(ascii: ",")) }
-                JSONText.appendString(key, to: &b)
-                b.append(UInt8(ascii: ":"))
-                GeoJSONWriter.appendValue(value, to: &b)
-            }
-            b += Array("}}".utf8)
+            GeoJSONWriter.appendFeature(id: id, geometry: geometry, properties: properties, to: &b)
         }
+    }
+
+    typealias Emit = (_ id: String?, _ geometry: OutputGeometry?, _ properties: [(key: String, value: PropertyValue)]) -> Void
+
+    /// Items 0..<count, each emitting zero or more features, formatted on the workers
+    /// (ParallelRows) and written in item order.
+    func features(_ count: Int, pool: WorkerPool, _ make: (Int, Emit) -> Void) {
+        ParallelRows.write(count, pool: pool, sink: { chunk in
+            guard !chunk.isEmpty else { return }
+            // Every feature was formatted with a leading separator; the collection's first has none.
+            out.write(bytes: first ? Array(chunk.dropFirst(2)) : chunk)
+            first = false
+        }) { i, b in
+            make(i) { id, geometry, properties in
+                b += Array(",\n".utf8)
+                GeoJSONWriter.appendFeature(id: id, geometry: geometry, properties: properties, to: &b)
+            }
+        }
+    }
+
+    static func appendFeature(id: String?, geometry: OutputGeometry?, properties: [(key: String, value: PropertyValue)], to b: inout [UInt8]) {
+        b += Array("{\"type\":\"Feature\"".utf8)
+        if let id {
+            b += Array(",\"id\":".utf8)
+            JSONText.appendString(id, to: &b)
+        }
+        b += Array(",\"geometry\":".utf8)
+        if let geometry {
+            appendGeometry(geometry, to: &b)
+        } else {
+            b += Array("null".utf8)
+        }
+        b += Array(",\"properties\":{".utf8)
+        for (i, (key, value)) in properties.enumerated() {
+            if i > 0 { b.append(UInt8(ascii: ",")) }
+            JSONText.appendString(key, to: &b)
+            b.append(UInt8(ascii: ":"))
+            appendValue(value, to: &b)
+        }
+        b += Array("}}".utf8)
     }
 
     func close() throws {

@@ -30,12 +30,12 @@ public enum RunWriter {
     static func writeLinks(_ run: LinkRun, to path: String) throws {
         let csv = try CSVWriter(path: path, header: ["id", "campaign_id", "building_id", "address_id", "unit_id", "match_method",
                                                      "is_primary", "confidence", "distance_m"])
-        // Link ids are SHA-1 based: make them on all workers first, then write in order.
-        let ids = WorkerPool(threads: run.options.threads).map(run.links.count, chunkSize: 8192) { _, i in run.linkID(run.links[i]) }
-        for (l, id) in zip(run.links, ids) {
-            csv.row([id, run.campaignID, run.buildings[l.buildingIndex].id, run.addresses[l.addressIndex].id,
-                     l.unitIndex.map { run.units[$0].id }, l.method.rawValue, l.isPrimary ? "true" : "false",
-                     decimals(l.confidence, 3), decimals(l.distance, 2)])
+        // Rows (with their SHA-1 based link ids) are formatted on all workers, written in order.
+        csv.rows(run.links.count, pool: WorkerPool(threads: run.options.threads)) { i in
+            let l = run.links[i]
+            return [run.linkID(l), run.campaignID, run.buildings[l.buildingIndex].id, run.addresses[l.addressIndex].id,
+                    l.unitIndex.map { run.units[$0].id }, l.method.rawValue, l.isPrimary ? "true" : "false",
+                    decimals(l.confidence, 3), decimals(l.distance, 2)]
         }
         try csv.close()
     }
@@ -48,7 +48,8 @@ public enum RunWriter {
 
     static func writeAddresses(_ run: LinkRun, to path: String) throws {
         let out = try GeoJSONWriter(path: path)
-        for (i, a) in run.addresses.enumerated() {
+        out.features(run.addresses.count, pool: WorkerPool(threads: run.options.threads)) { i, emit in
+            let a = run.addresses[i]
             let link = run.linkOfAddress[i].map { run.links[$0] }
             var props: [(key: String, value: PropertyValue)] = AddressField.allCases.map { ($0.rawValue, .text(a[$0])) }
             props += [
@@ -59,7 +60,7 @@ public enum RunWriter {
                 ("distance_m", .number(link?.distance, decimals: 2)),
                 ("unlinked_reason", .text(run.unlinkedReason[i])),
             ]
-            out.feature(id: a.id, geometry: .point(a.location), properties: props)
+            emit(a.id, .point(a.location), props)
         }
         try out.close()
     }
@@ -67,12 +68,13 @@ public enum RunWriter {
     static func writeBuildings(_ run: LinkRun, to path: String) throws {
         let out = try GeoJSONWriter(path: path)
         let unitCount = unitCounts(run)
-        for (i, b) in run.buildings.enumerated() {
-            out.feature(id: b.id, geometry: .footprint(b.footprint), properties: [
-                "id": .text(b.id), "gers_id": .text(b.id), "source": .text("gold"),
-                "height_m": .number(b.height, decimals: 2), "levels": .int(b.levels),
-                "address_count": .int(run.linksOfBuilding[i].count),
-                "is_townhome_row": .bool(unitCount[i] > 0), "units_count": .int(unitCount[i]),
+        out.features(run.buildings.count, pool: WorkerPool(threads: run.options.threads)) { i, emit in
+            let b = run.buildings[i]
+            emit(b.id, .footprint(b.footprint), [
+                ("id", .text(b.id)), ("gers_id", .text(b.id)), ("source", .text("gold")),
+                ("height_m", .number(b.height, decimals: 2)), ("levels", .int(b.levels)),
+                ("address_count", .int(run.linksOfBuilding[i].count)),
+                ("is_townhome_row", .bool(unitCount[i] > 0)), ("units_count", .int(unitCount[i])),
             ])
         }
         try out.close()
@@ -80,10 +82,11 @@ public enum RunWriter {
 
     static func writeUnits(_ run: LinkRun, to path: String) throws {
         let out = try GeoJSONWriter(path: path)
-        for u in run.units {
-            out.feature(id: u.id, geometry: .footprint(u.footprint), properties: [
-                "id": .text(u.id), "building_id": .text(run.buildings[u.buildingIndex].id),
-                "address_id": .text(run.addresses[u.addressIndex].id), "unit_index": .int(u.unitIndex),
+        out.features(run.units.count, pool: WorkerPool(threads: run.options.threads)) { k, emit in
+            let u = run.units[k]
+            emit(u.id, .footprint(u.footprint), [
+                ("id", .text(u.id)), ("building_id", .text(run.buildings[u.buildingIndex].id)),
+                ("address_id", .text(run.addresses[u.addressIndex].id)), ("unit_index", .int(u.unitIndex)),
             ])
         }
         try out.close()

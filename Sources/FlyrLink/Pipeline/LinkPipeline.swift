@@ -133,6 +133,7 @@ public struct LinkPipeline {
                          buildingRejects: buildingRejects.count, addressRejects: addressesIn.rejects.count)
         result.report.run.secondsByStage = clock.seconds
         result.report.run.secondsTotal = Date().timeIntervalSince(clock.start)
+        BackgroundRelease.drop((scene, decisions, footprints, points))
         return result
     }
 
