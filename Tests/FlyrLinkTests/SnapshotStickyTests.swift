@@ -17,7 +17,7 @@ final class SnapshotStickyTests: XCTestCase {
         options.stickyMargin = 2
         var proposals = [ProximityMatcher.propose(s, accessory: accessory, options: options)]
         XCTAssertEqual(proposals[0]?.building, 1)
-        XCTAssertEqual(StickyLinks.apply(&proposals, surroundings: [s], previous: [0], accessory: accessory, options: options), 1)
+        XCTAssertEqual(StickyLinks.apply(&proposals, surroundings: [0: s], previous: [0], accessory: accessory, options: options), 1)
         XCTAssertEqual(proposals[0]?.building, 0)
         XCTAssertEqual(proposals[0]?.distance, 4.5)
         XCTAssertEqual(proposals[0]?.method, .proximity)
@@ -26,11 +26,11 @@ final class SnapshotStickyTests: XCTestCase {
         // Better by more than the margin: the new building wins.
         options.stickyMargin = 1
         proposals = [ProximityMatcher.propose(s, accessory: accessory, options: options)]
-        XCTAssertEqual(StickyLinks.apply(&proposals, surroundings: [s], previous: [0], accessory: accessory, options: options), 0)
+        XCTAssertEqual(StickyLinks.apply(&proposals, surroundings: [0: s], previous: [0], accessory: accessory, options: options), 0)
         XCTAssertEqual(proposals[0]?.building, 1)
         // The previous building is gone or out of reach: nothing to keep.
         proposals = [ProximityMatcher.propose(s, accessory: accessory, options: options)]
-        StickyLinks.apply(&proposals, surroundings: [s], previous: [7], accessory: accessory, options: options)
+        StickyLinks.apply(&proposals, surroundings: [0: s], previous: [7], accessory: accessory, options: options)
         XCTAssertEqual(proposals[0]?.building, 1)
     }
 
@@ -40,7 +40,7 @@ final class SnapshotStickyTests: XCTestCase {
         s.covering = [2, 5]
         var proposals = [ProximityMatcher.propose(s, accessory: [Bool](repeating: false, count: 6), options: options)]
         XCTAssertEqual(proposals[0]?.building, 2)
-        StickyLinks.apply(&proposals, surroundings: [s], previous: [5], accessory: [Bool](repeating: false, count: 6), options: options)
+        StickyLinks.apply(&proposals, surroundings: [0: s], previous: [5], accessory: [Bool](repeating: false, count: 6), options: options)
         XCTAssertEqual(proposals[0]?.building, 5)
         XCTAssertEqual(proposals[0]?.method, .exact)
         XCTAssertEqual(proposals[0]?.coveringCount, 2)
@@ -49,7 +49,7 @@ final class SnapshotStickyTests: XCTestCase {
         s.covering = [2]
         s.nearby = []
         proposals = [ProximityMatcher.propose(s, accessory: [Bool](repeating: false, count: 6), options: options)]
-        StickyLinks.apply(&proposals, surroundings: [s], previous: [5], accessory: [Bool](repeating: false, count: 6), options: options)
+        StickyLinks.apply(&proposals, surroundings: [0: s], previous: [5], accessory: [Bool](repeating: false, count: 6), options: options)
         XCTAssertEqual(proposals[0]?.building, 2)
     }
 
@@ -59,7 +59,7 @@ final class SnapshotStickyTests: XCTestCase {
         s.nearby = [proximity(0, 5.0), proximity(1, 6.0)]
         let accessory = [false, true]
         var proposals = [ProximityMatcher.propose(s, accessory: accessory, options: options)]
-        StickyLinks.apply(&proposals, surroundings: [s], previous: [1], accessory: accessory, options: options)
+        StickyLinks.apply(&proposals, surroundings: [0: s], previous: [1], accessory: accessory, options: options)
         XCTAssertEqual(proposals[0]?.building, 0)
     }
 

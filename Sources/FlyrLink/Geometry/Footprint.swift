@@ -41,10 +41,8 @@ public struct Footprint: Sendable, Hashable {
         polygonEnds = pEnds
     }
 
-    /// One polygon with one ring (closed), without intermediate arrays.
-    public init(ring: [Point2]) {
-        self.init(polygons: [Polygon(rings: [ring])])
-    }
+    /// No polygons.
+    public static let empty = Footprint(polygons: [])
 
     public var ringCount: Int { ringEnds.isEmpty ? (points.isEmpty ? 0 : 1) : ringEnds.count }
     public var polygonCount: Int { polygonEnds.isEmpty ? (ringCount > 0 ? 1 : 0) : polygonEnds.count }

@@ -19,21 +19,31 @@ enum CandidateSearch {
     /// Metres: coordinate noise, not distance.
     static let outlineTolerance = 0.001
 
-    /// Looks at every address, in spatially sorted chunks so neighbouring addresses touch the same
-    /// footprints while they are still in cache.
-    static func run(_ scene: MetricScene, options: LinkOptions, accessory: [Bool], pool: WorkerPool) -> [AddressSurroundings] {
+    /// Every address's proposal (ProximityMatcher.propose), decided as soon as its surroundings
+    /// are known, so a million candidate lists never exist at once. The surroundings are kept only
+    /// for the addresses in `keep` (sticky links look at them again). Addresses are visited in
+    /// spatially sorted chunks, so neighbours touch the same footprints while they are in cache.
+    static func proposals(_ scene: MetricScene, options: LinkOptions, accessory: [Bool], pool: WorkerPool,
+                          keep: [Bool]? = nil) -> (proposals: [ProximityMatcher.Proposal?], kept: [Int: AddressSurroundings]) {
         let order = spatialOrder(scene.addressPoints)
         let chunkSize = 512
         let chunks = (order.count + chunkSize - 1) / chunkSize
-        let slots = ResultSlots<AddressSurroundings>(count: order.count)
+        let slots = ResultSlots<ProximityMatcher.Proposal?>(count: order.count)
+        let keptSlots = keep.map { _ in ResultSlots<AddressSurroundings?>(count: order.count) }
         pool.forEachChunk(chunks) { _, chunk in
             var near: [(bboxDistance: Double, building: Int)] = []
             for k in (chunk * chunkSize)..<min((chunk + 1) * chunkSize, order.count) {
                 let a = order[k]
-                slots.set(a, surroundings(of: a, scene: scene, options: options, accessory: accessory, scratch: &near))
+                let s = surroundings(of: a, scene: scene, options: options, accessory: accessory, scratch: &near)
+                slots.set(a, ProximityMatcher.propose(s, accessory: accessory, options: options))
+                keptSlots?.set(a, keep![a] ? s : nil)
             }
         }
-        return slots.finish()
+        var kept: [Int: AddressSurroundings] = [:]
+        if let keptSlots {
+            for (a, s) in keptSlots.finish().enumerated() { if let s { kept[a] = s } }
+        }
+        return (slots.finish(), kept)
     }
 
     /// Address indices sorted by 250 m cells in row order, then x: neighbours end up in one chunk.

@@ -25,9 +25,11 @@ enum ProximityMatcher {
     }
 
     /// `previous`: each address's building in the previous snapshot, for sticky links (nil: none).
-    static func decide(_ scene: MetricScene, surroundings: [AddressSurroundings], accessory: [Bool], options: LinkOptions,
-                       previous: [Int?]? = nil) -> [Decision] {
-        var proposals = surroundings.map { propose($0, accessory: accessory, options: options) }
+    /// `proposals` and `surroundings` as CandidateSearch.proposals gives them (surroundings of the
+    /// addresses with a previous building).
+    static func decide(_ scene: MetricScene, proposals: [Proposal?], surroundings: [Int: AddressSurroundings], accessory: [Bool],
+                       options: LinkOptions, previous: [Int?]? = nil) -> [Decision] {
+        var proposals = proposals
         if let previous {
             StickyLinks.apply(&proposals, surroundings: surroundings, previous: previous, accessory: accessory, options: options)
         }

@@ -10,12 +10,13 @@ enum StickyLinks {
     /// `previous[a]`: the index (in this run) of the building address `a` was linked to before, if any.
     /// Returns how many proposals were changed back to the previous building.
     @discardableResult
-    static func apply(_ proposals: inout [ProximityMatcher.Proposal?], surroundings: [AddressSurroundings],
+    /// `surroundings`: those of (at least) every address with a previous building.
+    static func apply(_ proposals: inout [ProximityMatcher.Proposal?], surroundings: [Int: AddressSurroundings],
                       previous: [Int?], accessory: [Bool], options: LinkOptions) -> Int {
         var kept = 0
         for a in proposals.indices {
-            guard let prev = previous[a], let proposal = proposals[a], proposal.building != prev else { continue }
-            let s = surroundings[a]
+            guard let prev = previous[a], let proposal = proposals[a], proposal.building != prev,
+                  let s = surroundings[a] else { continue }
             switch proposal.method {
             case .exact:
                 guard s.covering.contains(prev) else { continue }

@@ -32,6 +32,7 @@ public struct LinkPipeline {
 
         // read and ingest; the source tables are dropped once ingested (only their summaries stay).
         var (buildingsIn, addressesIn, territory, buildingSource, addressSource) = try readAndIngest(clock, pool)
+        HeapTrim.returnFreedMemory()  // the source tables are gone; their pages need not stay resident
         var extent = BBox.empty
         if let territory {
             extent = territory.footprint.bbox
@@ -69,6 +70,11 @@ public struct LinkPipeline {
                 let addressIn = inside.covering(addressPoints, pool: pool)
                 for i in keepAddress.indices where !addressIn[i] { keepAddress[i] = false; outsideAddresses += 1 }
             }
+            if options.only == .links && PostgresTarget.conninfo(from: options.outputDirectory) == nil {
+                // A links-only run writes no geometry: the lon/lat footprints are not kept beside
+                // the metric ones (at 10M buildings that is over a gigabyte).
+                for i in buildingsIn.items.indices { buildingsIn.items[i].footprint = .empty }
+            }
             var buildings = buildingsIn.items
             if keep.contains(false) {
                 buildings = zip(buildings, keep).filter(\.1).map(\.0)
@@ -95,10 +101,12 @@ public struct LinkPipeline {
 
         // match
         let decisions = stage(.match, clock) {
-            let surroundings = CandidateSearch.run(scene, options: options.link, accessory: accessory, pool: pool)
             let previous = options.previousLinks.isEmpty ? nil
                 : StickyLinks.previousIndices(addressIDs: addresses.map(\.id), buildingIDs: buildings.map(\.id), links: options.previousLinks)
-            let d = ProximityMatcher.decide(scene, surroundings: surroundings, accessory: accessory, options: options.link, previous: previous)
+            let (proposals, surroundings) = CandidateSearch.proposals(scene, options: options.link, accessory: accessory, pool: pool,
+                                                                     keep: previous.map { $0.map { $0 != nil } })
+            let d = ProximityMatcher.decide(scene, proposals: proposals, surroundings: surroundings, accessory: accessory,
+                                            options: options.link, previous: previous)
             return (d, "\(d.filter { $0.link != nil }.count) of \(d.count) linked")
         }
         var links = decisions.compactMap(\.link)
