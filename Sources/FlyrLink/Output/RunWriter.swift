@@ -73,7 +73,7 @@ public enum RunWriter {
             emit(b.id, .footprint(b.footprint), [
                 ("id", .text(b.id)), ("gers_id", .text(b.id)), ("source", .text("gold")),
                 ("height_m", .number(b.height, decimals: 2)), ("levels", .int(b.levels)),
-                ("address_count", .int(run.linksOfBuilding[i].count)),
+                ("address_count", .int(run.linksOfBuilding(i).count)),
                 ("is_townhome_row", .bool(unitCount[i] > 0)), ("units_count", .int(unitCount[i])),
             ])
         }

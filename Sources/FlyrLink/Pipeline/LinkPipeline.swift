@@ -25,6 +25,12 @@ public struct LinkPipeline {
         return value
     }
 
+    /// A links-only run into a directory writes no geometry: it keeps no lon/lat footprints of
+    /// buildings or unit slices (at 10M buildings those are gigabytes).
+    private var writesGeometry: Bool {
+        options.only != .links || PostgresTarget.conninfo(from: options.outputDirectory) != nil
+    }
+
     public func run() throws -> LinkRun {
         try options.validate()
         let clock = Clock()
@@ -70,9 +76,7 @@ public struct LinkPipeline {
                 let addressIn = inside.covering(addressPoints, pool: pool)
                 for i in keepAddress.indices where !addressIn[i] { keepAddress[i] = false; outsideAddresses += 1 }
             }
-            if options.only == .links && PostgresTarget.conninfo(from: options.outputDirectory) == nil {
-                // A links-only run writes no geometry: the lon/lat footprints are not kept beside
-                // the metric ones (at 10M buildings that is over a gigabyte).
+            if !writesGeometry {
                 for i in buildingsIn.items.indices { buildingsIn.items[i].footprint = .empty }
             }
             var buildings = buildingsIn.items
@@ -114,13 +118,14 @@ public struct LinkPipeline {
         // split: townhouse rows into unit slices.
         let units: [UnitSlice] = stage(.split, clock) {
             guard options.units == .split else { return ([], "off") }
-            let slices = TownhouseSplitter.split(scene: scene, links: &links, addresses: addresses, buildings: buildings, frame: frame, pool: pool)
+            let slices = TownhouseSplitter.split(scene: scene, links: &links, addresses: addresses, buildings: buildings, frame: frame,
+                                                 pool: pool, slicesInLonLat: writesGeometry)
             return (slices, "\(slices.count) unit slices")
         }
 
         let campaign = options.resolvedCampaignID
         var result = LinkRun(options: options, campaignID: campaign, frame: frame, addresses: addresses, buildings: buildings,
-                             links: [], linkOfAddress: [], unlinkedReason: [], linksOfBuilding: [], units: units,
+                             links: [], linkOfAddress: [], unlinkedReason: [], buildingLinkStart: [], units: units,
                              rejects: addressesIn.rejects + buildingRejects,
                              report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
                                                run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))
