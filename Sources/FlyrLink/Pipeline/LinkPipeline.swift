@@ -166,41 +166,47 @@ public struct LinkPipeline {
             layerName = t.layerName
             resolvedFields = t.resolvedFields
             attributeFilter = t.attributeFilter
-            featuresRead = t.records.count
+            featuresRead = t.recordCount
             parquet = t.parquet
         }
     }
 
     private func readAndIngest(_ clock: Clock, _ pool: WorkerPool) throws
         -> (Ingest.Result<Building>, Ingest.Result<AddressPoint>, Territory?, SourceSummary, SourceSummary) {
-        // read: both layers at once (separate GDAL datasets), and the territory.
+        // read: both layers at once (separate GDAL datasets), and the territory. Records go to
+        // the ingest intakes in batches as they are read, so no layer is ever held as records.
+        let buildingIntake = Ingest.BuildingIntake(), addressIntake = Ingest.AddressIntake()
         let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses") {
             let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
-            let tables = try readBoth(within: territory?.footprint.bbox)
-            return ((tables.0, tables.1, territory), "\(tables.0.records.count) buildings, \(tables.1.records.count) addresses")
+            let tables = try readBoth(within: territory?.footprint.bbox, buildingIntake, addressIntake)
+            return ((tables.0, tables.1, territory), "\(tables.0.recordCount) buildings, \(tables.1.recordCount) addresses")
         }
-        // ingest: judge rows and bring them to lon/lat.
+        // ingest: bring the accepted rows to lon/lat, name and order them.
         let (b, a) = try stage(.ingest, clock) {
-            let b = try Ingest.buildings(buildingTable, pool: pool)
-            let a = try Ingest.addresses(addressTable, pool: pool)
+            let b = try buildingIntake.finish(buildingTable, pool: pool)
+            let a = try addressIntake.finish(addressTable, pool: pool)
             return ((b, a), "\(b.items.count) buildings, \(a.items.count) addresses accepted")
         }
         return (b, a, territory, SourceSummary(buildingTable), SourceSummary(addressTable))
     }
 
     /// Both layers at once, on two threads (separate GDAL datasets); GeoParquet pruned to `lonLatBox`.
-    private func readBoth(within lonLatBox: BBox?) throws -> (SourceTable, SourceTable) {
+    private func readBoth(within lonLatBox: BBox?, _ buildings: Ingest.BuildingIntake,
+                          _ addresses: Ingest.AddressIntake) throws -> (SourceTable, SourceTable) {
         let box = ReadBox()
         let fields = options.fields
         let b = options.buildings, a = options.addresses, parquet = options.parquetReader
+        let intakes = UncheckedBox((buildings, addresses))
         DispatchQueue.concurrentPerform(iterations: 2) { i in
             if i == 0 {
                 box.buildings = Swift.Result { () throws(InputError) in
-                    try SourceReader.read(b, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox)
+                    try SourceReader.read(b, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
+                                          sink: RecordSink { intakes.value.0.consume(&$0) })
                 }
             } else {
                 box.addresses = Swift.Result { () throws(InputError) in
-                    try SourceReader.read(a, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox)
+                    try SourceReader.read(a, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
+                                          sink: RecordSink { intakes.value.1.consume(&$0) })
                 }
             }
         }
@@ -244,24 +250,25 @@ public struct LinkPipeline {
 /// local GeoJSON files to the project's streaming GeoJSON reader (GDAL's driver is far slower).
 enum SourceReader {
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping,
-                     parquet: RunOptions.ParquetReader = .auto, lonLatBox: BBox? = nil) throws(InputError) -> SourceTable {
+                     parquet: RunOptions.ParquetReader = .auto, lonLatBox: BBox? = nil,
+                     sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
         if spec.isGeoParquet {
             switch parquet {
             case .flyr:
-                return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox)
+                return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink)
             case .gdal:
                 guard GDALEnvironment.hasDriver("Parquet") else {
                     throw InputError("\(role.rawValue): --parquet-reader gdal, but this GDAL has no Parquet driver")
                 }
             case .auto:
                 if !GDALEnvironment.hasDriver("Parquet") {
-                    return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox)
+                    return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink)
                 }
             }
         }
         if GeoJSONSourceReader.handles(spec) {
-            return try GeoJSONSourceReader.read(spec, role: role, mapping: mapping)
+            return try GeoJSONSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
         }
-        return try GDALSourceReader.read(spec, role: role, mapping: mapping)
+        return try GDALSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
     }
 }
