@@ -82,18 +82,19 @@ struct Ingest {
 
         func consume(_ batch: inout [SourceTable.Record]) {
             for r in batch.indices {
-                let record = batch[r]
-                let rawID = record.values[0]
+                let rawID = batch[r].values[0], ordinal = batch[r].ordinal
                 let location: Point2
-                switch record.geometry {
+                switch batch[r].geometry {
                 case .point(let p)?:
                     location = p
                 case .multiPoint(let pts)? where pts.count == 1:
                     location = pts[0]
                 default:
-                    rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: Ingest.addressGeometryProblem(record)))
+                    rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: Ingest.addressGeometryProblem(batch[r])))
                     continue
                 }
+                // The record's values array becomes the address's: taken, not copied (the record
+                // keeps no reference, so trimming it in place does not copy it either).
                 var values: [String?] = []
                 swap(&values, &batch[r].values)
                 let id = rawID.map(trimmed) ?? ""
@@ -105,7 +106,7 @@ struct Ingest {
                         values[k] = t.isEmpty ? nil : t
                     }
                 }
-                items.append(AddressPoint(id: id, values: values, sourceRow: record.ordinal, location: location))
+                items.append(AddressPoint(id: id, values: values, sourceRow: ordinal, location: location))
             }
         }
 
