@@ -1,7 +1,8 @@
 /// Orders the links, marks one primary per building (highest confidence, then lowest house
 /// number, then address id) and indexes them by address and building.
 enum LinkAssembly {
-    static func assemble(_ run: inout LinkRun, links: [Link], decisions: [ProximityMatcher.Decision]) {
+    /// `unlinked`: each address's reason when it has no link (ProximityMatcher.Decision.unlinked).
+    static func assemble(_ run: inout LinkRun, links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
         let addresses = run.addresses
         // Group by building with a counting sort (links arrive in address order), then order each group.
         let buildingCount = run.buildings.count
@@ -29,6 +30,6 @@ enum LinkAssembly {
         run.links = ordered
         run.linkOfAddress = linkOfAddress
         run.buildingLinkStart = start
-        run.unlinkedReason = decisions.enumerated().map { a, d in linkOfAddress[a] == nil ? (d.unlinked?.rawValue ?? "unlinked") : nil }
+        run.unlinkedReason = unlinked.enumerated().map { a, reason in linkOfAddress[a] == nil ? (reason?.rawValue ?? "unlinked") : nil }
     }
 }

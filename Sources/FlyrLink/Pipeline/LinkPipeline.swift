@@ -104,16 +104,18 @@ public struct LinkPipeline {
         }
 
         // match
-        let decisions = stage(.match, clock) {
+        // The decisions are kept only as links and reasons (the full decisions of 10M addresses are
+        // most of a gigabyte).
+        var (links, unlinked) = stage(.match, clock) {
             let previous = options.previousLinks.isEmpty ? nil
                 : StickyLinks.previousIndices(addressIDs: addresses.map(\.id), buildingIDs: buildings.map(\.id), links: options.previousLinks)
             let (proposals, surroundings) = CandidateSearch.proposals(scene, options: options.link, accessory: accessory, pool: pool,
                                                                      keep: previous.map { $0.map { $0 != nil } })
             let d = ProximityMatcher.decide(scene, proposals: proposals, surroundings: surroundings, accessory: accessory,
                                             options: options.link, previous: previous)
-            return (d, "\(d.filter { $0.link != nil }.count) of \(d.count) linked")
+            let links = d.compactMap(\.link)
+            return ((links, d.map(\.unlinked)), "\(links.count) of \(d.count) linked")
         }
-        var links = decisions.compactMap(\.link)
 
         // split: townhouse rows into unit slices.
         let units: [UnitSlice] = stage(.split, clock) {
@@ -129,7 +131,9 @@ public struct LinkPipeline {
                              rejects: addressesIn.rejects + buildingRejects,
                              report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
                                                run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))
-        LinkAssembly.assemble(&result, links: links, decisions: decisions)
+        LinkAssembly.assemble(&result, links: links, unlinked: unlinked)
+        links = []
+        unlinked = []
         // Fingerprint both inputs at once (one core each); the reports below then find them remembered.
         let inputPaths = [buildingSource.spec.location, addressSource.spec.location].filter { path in
             (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
@@ -146,7 +150,7 @@ public struct LinkPipeline {
                          buildingRejects: buildingRejects.count, addressRejects: addressesIn.rejects.count)
         result.report.run.secondsByStage = clock.seconds
         result.report.run.secondsTotal = Date().timeIntervalSince(clock.start)
-        BackgroundRelease.drop((scene, decisions, footprints, points))
+        BackgroundRelease.drop((scene, footprints, points))
         return result
     }
 

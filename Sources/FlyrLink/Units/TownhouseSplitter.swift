@@ -30,10 +30,10 @@ enum TownhouseSplitter {
             if hi - lo >= 2 { candidates.append((b, byBuilding[lo..<hi])) }
             lo = hi
         }
-        let linkSnapshot = links
+        let addressOfLink = links.map(\.addressIndex)  // not a copy of the links, which are changed below
         let plans = pool.map(candidates.count, chunkSize: 256, chunkState: { try? frame.makeTransformer() }) { context, transformer, k -> Plan? in
             let b = candidates[k].building
-            let members = candidates[k].members.map { linkSnapshot[$0].addressIndex }
+            let members = candidates[k].members.map { addressOfLink[$0] }
             guard let order = RowDetector.rowOrder(of: members, building: b, scene: scene, addresses: addresses, context: context),
                   let metricSlices = try? cut(building: b, order: order, scene: scene, context: context),
                   let t = transformer else { return nil }
