@@ -15,13 +15,15 @@ public struct LinkPipeline {
         let start = Date()
     }
 
-    private func stage<T>(_ s: PipelineStage, _ clock: Clock, _ detail: String = "", _ body: () throws -> (T, String)) rethrows -> T {
+    /// `items`: how many things the stage went through (features read, addresses matched), for the progress rate.
+    private func stage<T>(_ s: PipelineStage, _ clock: Clock, _ detail: String = "", items: (T) -> Int? = { _ in nil },
+                          _ body: () throws -> (T, String)) rethrows -> T {
         observer?(.started(s, detail: detail))
         let t0 = Date()
         let (value, done) = try body()
         let dt = Date().timeIntervalSince(t0)
         clock.seconds[s.rawValue, default: 0] += dt
-        observer?(.finished(s, detail: done, seconds: dt))
+        observer?(.finished(s, detail: done, seconds: dt, items: items(value)))
         return value
     }
 
@@ -94,7 +96,7 @@ public struct LinkPipeline {
         }
 
         // index: the footprint tree and accessory structures.
-        let (scene, accessory) = stage(.index, clock) {
+        let (scene, accessory) = stage(.index, clock, items: { $0.0.footprints.count }) {
             let keys = addresses.map { HouseNumber.key(street: $0.streetName, number: $0.houseNumber) }
             let scene = MetricScene(addressPoints: points, addressKeys: keys, footprints: footprints, buildingIDs: buildings.map(\.id))
             let accessory = options.link.strategy == .flyr
@@ -106,7 +108,7 @@ public struct LinkPipeline {
         // match
         // The decisions are kept only as links and reasons (the full decisions of 10M addresses are
         // most of a gigabyte).
-        var (links, unlinked) = stage(.match, clock) {
+        var (links, unlinked) = stage(.match, clock, items: { $0.1.count }) {
             let previous = options.previousLinks.isEmpty ? nil
                 : StickyLinks.previousIndices(addressIDs: addresses.map(\.id), buildingIDs: buildings.map(\.id), links: options.previousLinks)
             let (proposals, surroundings) = CandidateSearch.proposals(scene, options: options.link, accessory: accessory, pool: pool,
@@ -180,13 +182,14 @@ public struct LinkPipeline {
         // read: both layers at once (separate GDAL datasets), and the territory. Records go to
         // the ingest intakes in batches as they are read, so no layer is ever held as records.
         let buildingIntake = Ingest.BuildingIntake(), addressIntake = Ingest.AddressIntake()
-        let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses") {
+        let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses",
+                                                                 items: { $0.0.recordCount + $0.1.recordCount }) {
             let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
             let tables = try readBoth(within: territory?.footprint.bbox, buildingIntake, addressIntake)
             return ((tables.0, tables.1, territory), "\(tables.0.recordCount) buildings, \(tables.1.recordCount) addresses")
         }
         // ingest: bring the accepted rows to lon/lat, name and order them.
-        let (b, a) = try stage(.ingest, clock) {
+        let (b, a) = try stage(.ingest, clock, items: { $0.0.items.count + $0.1.items.count }) {
             let b = try buildingIntake.finish(buildingTable, pool: pool)
             let a = try addressIntake.finish(addressTable, pool: pool)
             return ((b, a), "\(b.items.count) buildings, \(a.items.count) addresses accepted")
