@@ -69,6 +69,24 @@ struct GeoJSONScanner {
         throw fail("unterminated string")
     }
 
+    /// Where a string's bytes are in the file when it has no escapes; nil (and the scanner back
+    /// where it was) when it has some.
+    mutating func plainStringSpan() throws(Failure) -> Range<Int>? {
+        let mark = i
+        try expect(UInt8(ascii: "\""))
+        let start = i
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\\") { i = mark; return nil }
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                return start..<(i - 1)
+            }
+            i += 1
+        }
+        throw fail("unterminated string")
+    }
+
     private func unescape(_ raw: UnsafeRawBufferPointer, at start: Int) throws(Failure) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)

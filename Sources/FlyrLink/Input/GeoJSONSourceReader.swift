@@ -78,6 +78,18 @@ enum GeoJSONSourceReader {
         func lookup(_ key: String) -> [(field: Int, rank: Int)]? {
             wanted[key] ?? wanted[key.lowercased()]
         }
+
+        /// Property keys seen so far, as bytes, with what they feed: every feature repeats the same
+        /// few keys, and comparing bytes is cheaper than making and hashing a string each time.
+        var keyCache: [(key: [UInt8], targets: [(field: Int, rank: Int)]?)] = []
+
+        mutating func lookup(_ span: Range<Int>, in bytes: UnsafeRawBufferPointer) -> [(field: Int, rank: Int)]? {
+            let key = UnsafeRawBufferPointer(rebasing: bytes[span])
+            for entry in keyCache where entry.key.count == key.count && entry.key.elementsEqual(key) { return entry.targets }
+            let targets = lookup(String(decoding: key, as: UTF8.self))
+            if keyCache.count < 256 { keyCache.append((Array(key), targets)) }
+            return targets
+        }
     }
 
     /// Top-level values until the end: FeatureCollections, or Features one after another (GeoJSONSeq).
@@ -158,9 +170,9 @@ enum GeoJSONSourceReader {
         if try s.peek() == UInt8(ascii: "n") { try s.literal("null"); return }
         guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
         repeat {
-            let key = try s.string()
+            let targets = if let span = try s.plainStringSpan() { state.lookup(span, in: s.bytes) } else { state.lookup(try s.string()) }
             try s.expect(UInt8(ascii: ":"))
-            guard let targets = state.lookup(key) else { try s.skipValue(); continue }
+            guard let targets else { try s.skipValue(); continue }
             let value = try s.scalarText()
             for (f, rank) in targets {
                 state.keySeen[f] = true
