@@ -15,16 +15,16 @@ enum GeoJSONSourceReader {
     }
 
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
-        let data: Data
+        let file: MappedFile
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: spec.location), options: .alwaysMapped)
+            file = try MappedFile(path: spec.location)
         } catch {
-            throw InputError("\(role.rawValue): cannot read \(spec.location): \(error.localizedDescription)")
+            throw InputError("\(role.rawValue): \(error.message)")
         }
         let fields = mapping.candidates(for: role)
         var state = ReadState(fields: fields, sink: sink)
-        let result: Result<Void, GeoJSONScanner.Failure> = data.withUnsafeBytes { raw in
-            var scanner = GeoJSONScanner(raw)
+        let result: Result<Void, GeoJSONScanner.Failure> = withExtendedLifetime(file) {
+            var scanner = GeoJSONScanner(file.bytes, mapped: true)
             return Result { () throws(GeoJSONScanner.Failure) in
                 try readTopLevel(&scanner, &state)
             }
@@ -100,6 +100,7 @@ enum GeoJSONSourceReader {
             s.skipSpace()
             if s.atEnd { return }
             try readObject(&s, &state, topLevel: true)
+            s.releaseConsumed()
         }
     }
 
@@ -123,7 +124,10 @@ enum GeoJSONSourceReader {
                 isFeature = type == "Feature" || isFeature
             case "features" where topLevel:
                 guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { break }
-                repeat { try readObject(&s, &state, topLevel: false) } while try s.more(closer: UInt8(ascii: "]"))
+                repeat {
+                    try readObject(&s, &state, topLevel: false)
+                    s.releaseConsumed()
+                } while try s.more(closer: UInt8(ascii: "]"))
             case "crs" where topLevel:
                 state.crs = try crsName(&s)
             case "id":
