@@ -11,13 +11,14 @@ final class MetricScene: Sendable {
     let buildingIDs: [String]
     let index: PackedRTree
 
-    init(addressPoints: [Point2], addressKeys: [String?], footprints: [Footprint], buildingIDs: [String]) {
+    init(addressPoints: [Point2], addressKeys: [String?], footprints: [Footprint], buildingIDs: [String],
+         pool: WorkerPool = WorkerPool(threads: 1)) {
         self.addressPoints = addressPoints
         self.addressKeys = addressKeys
         self.footprints = footprints
         self.buildingIDs = buildingIDs
-        areas = footprints.map(\.area)
-        boxes = footprints.map(\.bbox)
+        areas = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].area }
+        boxes = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].bbox }
         index = PackedRTree(boxes: boxes)
     }
 

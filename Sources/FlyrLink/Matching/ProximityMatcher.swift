@@ -28,7 +28,7 @@ enum ProximityMatcher {
     /// `proposals` and `surroundings` as CandidateSearch.proposals gives them (surroundings of the
     /// addresses with a previous building).
     static func decide(_ scene: MetricScene, proposals: [Proposal?], surroundings: [Int: AddressSurroundings], accessory: [Bool],
-                       options: LinkOptions, previous: [Int?]? = nil) -> [Decision] {
+                       options: LinkOptions, previous: [Int?]? = nil, pool: WorkerPool = WorkerPool(threads: 1)) -> [Decision] {
         var proposals = proposals
         if let previous {
             StickyLinks.apply(&proposals, surroundings: surroundings, previous: previous, accessory: accessory, options: options)
@@ -44,10 +44,12 @@ enum ProximityMatcher {
         for (a, p) in proposals.enumerated() {
             if let p { claimantList[fill[p.building]] = a; fill[p.building] += 1 }
         }
-        func claimants(_ b: Int) -> ArraySlice<Int> { claimantList[start[b]..<start[b + 1]] }
+        let claimantStart = start, claimantAddresses = claimantList
+        func claimants(_ b: Int) -> ArraySlice<Int> { claimantAddresses[claimantStart[b]..<claimantStart[b + 1]] }
 
-        return proposals.enumerated().map { a, proposal in
-            guard let proposal else { return Decision(link: nil, unlinked: .nothingWithinReach) }
+        // Each address's decision reads the proposals and the scene only: on all workers.
+        return pool.map(proposals.count, chunkSize: 4096) { _, a in
+            guard let proposal = proposals[a] else { return Decision(link: nil, unlinked: .nothingWithinReach) }
             var rival: Double?
             if proposal.method == .proximity, options.strategy == .flyr {
                 let rivals = OwnershipRule.rivals(of: a, claimants: claimants(proposal.building), scene: scene)

@@ -97,8 +97,11 @@ public struct LinkPipeline {
 
         // index: the footprint tree and accessory structures.
         let (scene, accessory) = stage(.index, clock, items: { $0.0.footprints.count }) {
-            let keys = addresses.map { HouseNumber.key(street: $0.streetName, number: $0.houseNumber) }
-            let scene = MetricScene(addressPoints: points, addressKeys: keys, footprints: footprints, buildingIDs: buildings.map(\.id))
+            let keys = pool.map(addresses.count, chunkSize: 16_384) { _, i in
+                HouseNumber.key(street: addresses[i].streetName, number: addresses[i].houseNumber)
+            }
+            let scene = MetricScene(addressPoints: points, addressKeys: keys, footprints: footprints, buildingIDs: buildings.map(\.id),
+                                    pool: pool)
             let accessory = options.link.strategy == .flyr
                 ? AccessoryClassifier.classify(scene, options: options.link, pool: pool)
                 : [Bool](repeating: false, count: footprints.count)
@@ -114,7 +117,7 @@ public struct LinkPipeline {
             let (proposals, surroundings) = CandidateSearch.proposals(scene, options: options.link, accessory: accessory, pool: pool,
                                                                      keep: previous.map { $0.map { $0 != nil } })
             let d = ProximityMatcher.decide(scene, proposals: proposals, surroundings: surroundings, accessory: accessory,
-                                            options: options.link, previous: previous)
+                                            options: options.link, previous: previous, pool: pool)
             let links = d.compactMap(\.link)
             return ((links, d.map(\.unlinked)), "\(links.count) of \(d.count) linked")
         }
@@ -190,8 +193,18 @@ public struct LinkPipeline {
         }
         // ingest: bring the accepted rows to lon/lat, name and order them.
         let (b, a) = try stage(.ingest, clock, items: { $0.0.items.count + $0.1.items.count }) {
-            let b = try buildingIntake.finish(buildingTable, pool: pool)
-            let a = try addressIntake.finish(addressTable, pool: pool)
+            // The two layers are finished at once, one thread each (sorting a layer by id is one
+            // thread's work); each gets its own one-thread pool, as a pool serves one caller at a time.
+            let box = IngestBox()
+            let work = UncheckedBox((buildingTable, addressTable, buildingIntake, addressIntake))
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                if i == 0 {
+                    box.buildings = Swift.Result { () throws(InputError) in try work.value.2.finish(work.value.0, pool: WorkerPool(threads: 1)) }
+                } else {
+                    box.addresses = Swift.Result { () throws(InputError) in try work.value.3.finish(work.value.1, pool: WorkerPool(threads: 1)) }
+                }
+            }
+            let b = try box.buildings!.get(), a = try box.addresses!.get()
             return ((b, a), "\(b.items.count) buildings, \(a.items.count) addresses accepted")
         }
         return (b, a, territory, SourceSummary(buildingTable), SourceSummary(addressTable))
@@ -218,6 +231,11 @@ public struct LinkPipeline {
             }
         }
         return (try box.buildings!.get(), try box.addresses!.get())
+    }
+
+    private final class IngestBox: @unchecked Sendable {
+        var buildings: Swift.Result<Ingest.Result<Building>, InputError>?
+        var addresses: Swift.Result<Ingest.Result<AddressPoint>, InputError>?
     }
 
     private final class ReadBox: @unchecked Sendable {
