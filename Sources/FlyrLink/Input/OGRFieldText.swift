@@ -7,7 +7,8 @@ enum OGRFieldText {
     /// most 15 significant digits (nearly all data) are written from Swift's shortest form, which
     /// `%.15g` reproduces digit for digit; the rest go through `snprintf` itself.
     static func real(_ x: Double) -> String {
-        guard x.isFinite else { return cFormat("%.15g", x) }
+        // Subnormals carry fewer than 15 significant digits of precision: leave them to printf.
+        guard x.isFinite, x.magnitude >= .leastNormalMagnitude || x == 0 else { return cFormat("%.15g", x) }
         if x == 0 { return x.sign == .minus ? "-0" : "0" }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
             guard let (count, exponent) = shortestDigits(x, into: digits), count <= 15 else { return cFormat("%.15g", x) }

@@ -6,7 +6,7 @@ import Foundation
 /// front to back, aligned as flatbuffers' verifier (which GDAL runs) requires. No spatial index.
 struct FlatGeobufTestWriter {
     /// A flatbuffer field value.
-    indirect enum Field {
+    enum Field {
         case u8(UInt8)
         case u16(UInt16)
         case i32(Int32)
@@ -15,8 +15,8 @@ struct FlatGeobufTestWriter {
         case bytes([UInt8])
         case doubles([Double])
         case uints([UInt32])
-        case table([(Int, Field)])
-        case tables([[(Int, Field)]])
+        case table([Int: Field])
+        case tables([[Int: Field]])
     }
 
     struct Column {
@@ -30,13 +30,13 @@ struct FlatGeobufTestWriter {
 
     /// A geometry table's fields (slots of feature.fbs's Geometry).
     static func geometry(type: UInt8? = nil, xy: [Double]? = nil, ends: [UInt32]? = nil, z: [Double]? = nil,
-                         parts: [[(Int, Field)]]? = nil) -> [(Int, Field)] {
-        var fields: [(Int, Field)] = []
-        if let ends { fields.append((0, .uints(ends))) }
-        if let xy { fields.append((1, .doubles(xy))) }
-        if let z { fields.append((2, .doubles(z))) }
-        if let type { fields.append((6, .u8(type))) }
-        if let parts { fields.append((7, .tables(parts))) }
+                         parts: [[Int: Field]]? = nil) -> [Int: Field] {
+        var fields: [Int: Field] = [:]
+        fields[0] = ends.map { .uints($0) }
+        fields[1] = xy.map { .doubles($0) }
+        fields[2] = z.map { .doubles($0) }
+        fields[6] = type.map { .u8($0) }
+        fields[7] = parts.map { .tables($0) }
         return fields
     }
 
@@ -54,34 +54,33 @@ struct FlatGeobufTestWriter {
     var geometryType: UInt8
     var hasZ = false
     var columns: [Column] = []
-    var crs: [(Int, Field)]? = [(0, .string("EPSG")), (1, .i32(4326))]
+    var crs: [Int: Field]? = [0: .string("EPSG"), 1: .i32(4326)]
     /// Written as the header's count; nil writes 0 (unknown: read to the end).
     var featuresCount: UInt64?
     /// (geometry table or nil, property bytes or nil)
-    var features: [([(Int, Field)]?, [UInt8]?)] = []
+    var features: [([Int: Field]?, [UInt8]?)] = []
 
     func data() -> Data {
-        var header: [(Int, Field)] = [(2, .u8(geometryType)), (9, .u16(0))]
-        if let name { header.append((0, .string(name))) }
-        if hasZ { header.append((3, .u8(1))) }
+        var header: [Int: Field] = [2: .u8(geometryType), 9: .u16(0), 8: .u64(featuresCount ?? 0)]
+        header[0] = name.map { .string($0) }
+        if hasZ { header[3] = .u8(1) }
         if !columns.isEmpty {
-            header.append((7, .tables(columns.map { c in
-                var f: [(Int, Field)] = [(0, .string(c.name)), (1, .u8(c.type))]
-                if let w = c.width { f.append((4, .i32(w))) }
-                if let p = c.precision { f.append((5, .i32(p))) }
-                if let s = c.scale { f.append((6, .i32(s))) }
+            header[7] = .tables(columns.map { c in
+                var f: [Int: Field] = [0: .string(c.name), 1: .u8(c.type)]
+                f[4] = c.width.map { .i32($0) }
+                f[5] = c.precision.map { .i32($0) }
+                f[6] = c.scale.map { .i32($0) }
                 return f
-            })))
+            })
         }
-        header.append((8, .u64(featuresCount ?? 0)))
-        if let crs { header.append((10, .table(crs))) }
+        header[10] = crs.map { .table($0) }
         var out: [UInt8] = [0x66, 0x67, 0x62, 0x03, 0x66, 0x67, 0x62, 0x00]
         let h = Self.buffer(header)
         out += Self.le(UInt32(h.count)) + h
         for (geometry, props) in features {
-            var f: [(Int, Field)] = []
-            if let geometry { f.append((0, .table(geometry))) }
-            if let props { f.append((1, .bytes(props))) }
+            var f: [Int: Field] = [:]
+            f[0] = geometry.map { .table($0) }
+            f[1] = props.map { .bytes($0) }
             let b = Self.buffer(f)
             out += Self.le(UInt32(b.count)) + b
         }
@@ -89,7 +88,7 @@ struct FlatGeobufTestWriter {
     }
 
     /// One flatbuffer whose root is a table with `fields`.
-    static func buffer(_ fields: [(Int, Field)]) -> [UInt8] {
+    static func buffer(_ fields: [Int: Field]) -> [UInt8] {
         var b = Builder()
         b.bytes = [0, 0, 0, 0]
         let root = b.table(fields)
@@ -122,7 +121,8 @@ struct FlatGeobufTestWriter {
         }
 
         /// vtable, then the table (8-aligned), then its children; returns the table's position.
-        mutating func table(_ fields: [(Int, Field)]) -> Int {
+        mutating func table(_ unordered: [Int: Field]) -> Int {
+            let fields = unordered.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             // Field offsets within the table: after the 4-byte vtable offset, each aligned to its size.
             var layout: [(slot: Int, offset: Int)] = []
             var end = 4
