@@ -396,7 +396,7 @@ final class FlatGeobufReaderTests: XCTestCase {
     func testRealTextMatchesPrintf() {
         var generator = SplitMix(seed: 7)
         var values: [Double] = [0.1, 0.2 + 0.1, 1e-5, 1e-4, 0.0001234, 123456789012345, 1234567890123456, 1e15, 1e16, 1e21, 1e100,
-                                1e-300, 5e-324, .greatestFiniteMagnitude, 2.9, 100, 12.5, -3.75, 9.999999999999999, 0.5e-4, 99999.99999]
+                                1e-300, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, 2.9, 100, 12.5, -3.75, 9.999999999999999, 0.5e-4, 99999.99999]
         for _ in 0..<20000 {
             values.append(Double(bitPattern: generator.nextBits()))                                  // any bit pattern
             values.append(Double(Int64(bitPattern: generator.nextBits()) % 100_000) / 100)          // typical data

@@ -1,8 +1,9 @@
 /// Turns one feature's flatbuffer (feature.fbs) into a `SourceTable.Record`: the geometry
 /// straight into `SourceGeometry`, the canonical fields looked up as `GDALSourceReader` does
 /// (candidates in order, the first with a non-empty value wins). One decoder per thread: it
-/// keeps scratch space and its own count of which candidate supplied each field.
-struct FlatGeobufFeatureDecoder {
+/// keeps scratch space and its own count of which candidate supplied each field. Its tables and
+/// scratch are plain buffers, for the same reason as `FlatGeobufProperties`'.
+final class FlatGeobufFeatureDecoder {
     /// Where a canonical field's candidate value comes from.
     enum Lookup: Sendable {
         /// A column's value, by its slot among the wanted columns.
@@ -20,38 +21,82 @@ struct FlatGeobufFeatureDecoder {
         /// Slot of `other_tags` when some lookup reads a tag.
         var tagsSlot: Int?
         var wantedCount: Int
-        var columnCount: Int
     }
 
-    let plan: Plan
-    /// How often each lookup supplied its field's value.
-    private(set) var hits: [[Int]]
-    private var slotValues: [String?]
-    private var seen: [UInt32]
+    private let headerGeometryType: UInt8
+    private let geometry: FlatGeobufGeometry
+    private let properties: FlatGeobufProperties
+    private let fieldCount: Int
+    /// Every field's candidates one after another: a slot (≥ 0), or a tag as -1 - its index in `tagKeys`.
+    private let candidates: UnsafeMutableBufferPointer<Int>
+    /// Field f's candidates are candidates[fieldStart[f]..<fieldStart[f + 1]].
+    private let fieldStart: UnsafeMutableBufferPointer<Int>
+    private let tagKeys: [String]
+    private let tagsSlot: Int?
+    /// How often each candidate supplied its field's value (same order as `candidates`).
+    private let hits: UnsafeMutableBufferPointer<Int>
+    private let slotValues: UnsafeMutableBufferPointer<String?>
+    private let seen: UnsafeMutableBufferPointer<UInt32>
     private var stamp: UInt32 = 0
 
     init(plan: Plan) {
-        self.plan = plan
-        hits = plan.lookups.map { [Int](repeating: 0, count: $0.count) }
-        slotValues = [String?](repeating: nil, count: plan.wantedCount)
-        seen = [UInt32](repeating: 0, count: plan.columnCount)
+        headerGeometryType = plan.headerGeometryType
+        geometry = plan.geometry
+        properties = plan.properties
+        fieldCount = plan.lookups.count
+        tagsSlot = plan.tagsSlot
+        var flat: [Int] = [], starts: [Int] = [0], keys: [String] = []
+        for list in plan.lookups {
+            for lookup in list {
+                switch lookup {
+                case .column(let slot): flat.append(slot)
+                case .tag(let key): keys.append(key); flat.append(-keys.count)
+                }
+            }
+            starts.append(flat.count)
+        }
+        tagKeys = keys
+        candidates = .allocate(capacity: flat.count)
+        _ = candidates.initialize(from: flat)
+        fieldStart = .allocate(capacity: starts.count)
+        _ = fieldStart.initialize(from: starts)
+        hits = .allocate(capacity: flat.count)
+        hits.initialize(repeating: 0)
+        slotValues = .allocate(capacity: plan.wantedCount)
+        slotValues.initialize(repeating: nil)
+        seen = .allocate(capacity: plan.properties.columnCount)
+        seen.initialize(repeating: 0)
+    }
+
+    deinit {
+        candidates.deallocate()
+        fieldStart.deallocate()
+        hits.deallocate()
+        _ = slotValues.deinitialize()
+        slotValues.deallocate()
+        seen.deallocate()
+    }
+
+    /// The candidate hit counts as `[field][candidate]`.
+    var hitCounts: [[Int]] {
+        (0..<fieldCount).map { f in Array(hits[fieldStart[f]..<fieldStart[f + 1]]) }
     }
 
     // Feature table slots.
     private static let geometrySlot = 0, propertiesSlot = 1
 
-    mutating func decode(_ bytes: UnsafeRawBufferPointer, ordinal: Int) throws(FlatGeobufProblem) -> SourceTable.Record {
+    func decode(_ bytes: UnsafeRawBufferPointer, ordinal: Int) throws(FlatGeobufProblem) -> SourceTable.Record {
         let feature = try FlatBufferTable.root(of: bytes, "feature")
         var record = SourceTable.Record(ordinal: ordinal, values: try values(feature), wkb: nil)
         if let g = try feature.table(Self.geometrySlot, "feature geometry") {
-            var type = plan.headerGeometryType
+            var type = headerGeometryType
             if type == 0 { type = try FlatGeobufGeometry.type(of: g) }
-            record.geometry = try plan.geometry.decode(g, type: type)
+            record.geometry = try geometry.decode(g, type: type)
         }
         return record
     }
 
-    private mutating func values(_ feature: FlatBufferTable) throws(FlatGeobufProblem) -> [String?] {
+    private func values(_ feature: FlatBufferTable) throws(FlatGeobufProblem) -> [String?] {
         for i in slotValues.indices { slotValues[i] = nil }
         stamp &+= 1
         if stamp == 0 {  // wrapped: old marks could look current
@@ -59,26 +104,24 @@ struct FlatGeobufFeatureDecoder {
             stamp = 1
         }
         if let props = try feature.bytes(Self.propertiesSlot, "feature properties") {
-            try plan.properties.read(props, into: &slotValues, seen: &seen, stamp: stamp)
+            try properties.read(props, into: slotValues, seen: seen, stamp: stamp)
         }
-        let tags = plan.tagsSlot.flatMap { slotValues[$0] }.map(OSMTags.parse) ?? [:]
-        var values: [String?] = []
-        values.reserveCapacity(plan.lookups.count)
-        for (f, list) in plan.lookups.enumerated() {
-            var value: String?
-            for (k, lookup) in list.enumerated() {
-                switch lookup {
-                case .column(let slot): value = slotValues[slot]
-                case .tag(let key): value = tags[key]
+        let tags = tagsSlot.flatMap { slotValues[$0] }.map(OSMTags.parse)
+        return [String?](unsafeUninitializedCapacity: fieldCount) { out, initialized in
+            for f in 0..<fieldCount {
+                var value: String?
+                for c in fieldStart[f]..<fieldStart[f + 1] {
+                    let k = candidates[c]
+                    let v = k >= 0 ? slotValues[k] : tags?[tagKeys[-1 - k]]
+                    if let v, !v.isEmpty {
+                        hits[c] += 1
+                        value = v
+                        break
+                    }
                 }
-                if let v = value, !v.isEmpty {
-                    hits[f][k] += 1
-                    break
-                }
-                value = nil
+                (out.baseAddress! + f).initialize(to: value)
             }
-            values.append(value)
+            initialized = fieldCount
         }
-        return values
     }
 }

@@ -3,7 +3,9 @@ import Foundation
 /// Reads a feature's `properties` bytes — (uint16 column, value) pairs — and gives the wanted
 /// columns' values as the text GDAL would give (`OGR_F_GetFieldAsString` of the field GDAL makes of
 /// each column type). Every value is checked against the bytes, wanted or not, as GDAL does.
-struct FlatGeobufProperties: Sendable {
+/// Its per-column tables are plain buffers: this runs for every column of millions of features,
+/// and Swift array reads there cost reference counting. Immutable after init, shared by threads.
+final class FlatGeobufProperties: @unchecked Sendable {
     /// How a wanted Real column is written: GDAL's Real field with or without width, or Float32.
     enum RealText: Sendable {
         case shortest15
@@ -11,21 +13,33 @@ struct FlatGeobufProperties: Sendable {
         case float32
     }
 
-    let types: [FlatGeobufColumnType]
+    private let types: UnsafeMutableBufferPointer<FlatGeobufColumnType>
     /// Column → slot in the decoder's value array, -1 for a column nobody asks for.
-    let slotOfColumn: [Int]
-    let realText: [RealText]
-    let hasColumns: Bool
+    private let slotOfColumn: UnsafeMutableBufferPointer<Int>
+    private let realText: UnsafeMutableBufferPointer<RealText>
+    private let hasColumns: Bool
+    let columnCount: Int
 
     /// `wanted`: the columns whose values are needed, in slot order.
     init(columns: [FlatGeobufHeader.Column]?, wanted: [Int]) throws(FlatGeobufProblem) {
         let list = columns ?? []
         hasColumns = columns != nil
-        types = list.map(\.type)
+        columnCount = list.count
         var slots = [Int](repeating: -1, count: list.count)
         for (slot, column) in wanted.enumerated() { slots[column] = slot }
-        slotOfColumn = slots
-        realText = try list.indices.map { i throws(FlatGeobufProblem) in slots[i] >= 0 ? try Self.realText(list[i]) : .shortest15 }
+        let texts = try list.indices.map { i throws(FlatGeobufProblem) in slots[i] >= 0 ? try Self.realText(list[i]) : .shortest15 }
+        types = .allocate(capacity: list.count)
+        _ = types.initialize(from: list.map(\.type))
+        slotOfColumn = .allocate(capacity: list.count)
+        _ = slotOfColumn.initialize(from: slots)
+        realText = .allocate(capacity: list.count)
+        _ = realText.initialize(from: texts)
+    }
+
+    deinit {
+        types.deallocate()
+        slotOfColumn.deallocate()
+        realText.deallocate()
     }
 
     /// The OGR Real field GDAL makes of a column: width from `precision` (Float/Double) or `width`
@@ -43,7 +57,8 @@ struct FlatGeobufProperties: Sendable {
 
     /// Fills `values[slot]` for each wanted column present (others stay nil: unset in GDAL).
     /// `seen`/`stamp` catch a column given twice, which GDAL versions treat differently.
-    func read(_ p: UnsafeRawBufferPointer, into values: inout [String?], seen: inout [UInt32], stamp: UInt32) throws(FlatGeobufProblem) {
+    func read(_ p: UnsafeRawBufferPointer, into values: UnsafeMutableBufferPointer<String?>,
+              seen: UnsafeMutableBufferPointer<UInt32>, stamp: UInt32) throws(FlatGeobufProblem) {
         let size = p.count
         if size > 0 && size < 3 { throw .corrupt("properties too short") }
         var at = 0
@@ -51,7 +66,7 @@ struct FlatGeobufProperties: Sendable {
             let column = Int(p.loadUnaligned(fromByteOffset: at, as: UInt16.self).littleEndian)
             at += 2
             guard hasColumns else { throw .corrupt("properties but no columns in the header") }
-            guard column < types.count else { throw .corrupt("property for column \(column) of \(types.count)") }
+            guard column < columnCount else { throw .corrupt("property for column \(column) of \(columnCount)") }
             guard seen[column] != stamp else { throw .needsGDAL("column \(column) given twice in one feature") }
             seen[column] = stamp
             let slot = slotOfColumn[column]

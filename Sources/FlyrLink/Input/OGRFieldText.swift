@@ -10,9 +10,41 @@ enum OGRFieldText {
         // Subnormals carry fewer than 15 significant digits of precision: leave them to printf.
         guard x.isFinite, x.magnitude >= .leastNormalMagnitude || x == 0 else { return cFormat("%.15g", x) }
         if x == 0 { return x.sign == .minus ? "-0" : "0" }
+        if let text = fewDecimals(x) { return text }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
             guard let (count, exponent) = shortestDigits(x, into: digits), count <= 15 else { return cFormat("%.15g", x) }
             return gStyle(negative: x < 0, digits: UnsafeBufferPointer(rebasing: digits[0..<count]), exponent: exponent)
+        }
+    }
+
+    /// Most data (2.9, 12.5, 1034.25): x written with the fewest decimals, up to 6, that read back
+    /// as x. With at most 15 significant digits and %g's fixed layout, that is exactly `%.15g`
+    /// (the only ≤15-digit decimal that close to x), found without Swift's shortest-digits search.
+    private static func fewDecimals(_ x: Double) -> String? {
+        guard x.magnitude < 1e15, x.magnitude >= 1e-4 else { return nil }
+        var scale = 1.0
+        for decimals in 0...6 {
+            let m = (x * scale).rounded()
+            if m / scale == x {
+                guard m.magnitude < 1e15 else { return nil }
+                return decimalText(Int64(m), decimals: decimals)
+            }
+            scale *= 10
+        }
+        return nil
+    }
+
+    /// m / 10^decimals in plain decimal notation.
+    private static func decimalText(_ m: Int64, decimals: Int) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { out in
+            var n = out.count
+            var v = m.magnitude
+            func put(_ c: UInt8) { n -= 1; out[n] = c }
+            for _ in 0..<decimals { put(UInt8(ascii: "0") + UInt8(v % 10)); v /= 10 }
+            if decimals > 0 { put(UInt8(ascii: ".")) }
+            repeat { put(UInt8(ascii: "0") + UInt8(v % 10)); v /= 10 } while v > 0
+            if m < 0 { put(UInt8(ascii: "-")) }
+            return String(decoding: UnsafeBufferPointer(rebasing: out[n...]), as: UTF8.self)
         }
     }
 
@@ -131,33 +163,37 @@ enum OGRFieldText {
 
     /// `%.15g` layout of digits d₁d₂… × 10^exponent (d₁ in the units place at exponent 0).
     private static func gStyle(negative: Bool, digits: UnsafeBufferPointer<UInt8>, exponent: Int) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(24)
-        if negative { out.append(UInt8(ascii: "-")) }
-        let zero = UInt8(ascii: "0")
-        if exponent < -4 || exponent >= 15 {
-            out.append(digits[0])
-            if digits.count > 1 {
-                out.append(UInt8(ascii: "."))
-                out.append(contentsOf: digits[1...])
+        // At most 1 sign + 15 digits + "0." + 4 zeros or "e-308": well within 32 bytes.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { out in
+            var n = 0
+            func put(_ c: UInt8) { out[n] = c; n += 1 }
+            let zero = UInt8(ascii: "0")
+            if negative { put(UInt8(ascii: "-")) }
+            if exponent < -4 || exponent >= 15 {
+                put(digits[0])
+                if digits.count > 1 {
+                    put(UInt8(ascii: "."))
+                    for d in digits[1...] { put(d) }
+                }
+                put(UInt8(ascii: "e"))
+                put(exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+                let e = abs(exponent)
+                if e >= 100 { put(zero + UInt8(e / 100)) }
+                put(zero + UInt8(e / 10 % 10))
+                put(zero + UInt8(e % 10))
+            } else if exponent >= 0 {
+                for i in 0...exponent { put(i < digits.count ? digits[i] : zero) }
+                if digits.count > exponent + 1 {
+                    put(UInt8(ascii: "."))
+                    for d in digits[(exponent + 1)...] { put(d) }
+                }
+            } else {
+                put(zero)
+                put(UInt8(ascii: "."))
+                for _ in 0..<(-exponent - 1) { put(zero) }
+                for d in digits { put(d) }
             }
-            out.append(UInt8(ascii: "e"))
-            out.append(exponent < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-            let e = abs(exponent)
-            if e < 10 { out.append(zero) }
-            out.append(contentsOf: String(e).utf8)
-        } else if exponent >= 0 {
-            for i in 0...exponent { out.append(i < digits.count ? digits[i] : zero) }
-            if digits.count > exponent + 1 {
-                out.append(UInt8(ascii: "."))
-                out.append(contentsOf: digits[(exponent + 1)...])
-            }
-        } else {
-            out.append(zero)
-            out.append(UInt8(ascii: "."))
-            for _ in 0..<(-exponent - 1) { out.append(zero) }
-            out.append(contentsOf: digits)
+            return String(decoding: UnsafeBufferPointer(rebasing: out[0..<n]), as: UTF8.self)
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }
