@@ -11,7 +11,7 @@ struct FlatGeobufFieldPlan {
     var wantedColumns: [Int] = []
     var tagsSlot: Int?
 
-    init(header: FlatGeobufHeader, role: LayerRole, mapping: FieldMapping, spec: SourceSpec) throws(FlatGeobufProblem) {
+    init(header: FlatGeobufHeader, role: LayerRole, mapping: FieldMapping) throws(FlatGeobufProblem) {
         let fieldNames = (header.columns ?? []).map(\.name)
         let lowerNames = fieldNames.map { $0.lowercased() }
         let tagsColumn = lowerNames.firstIndex(of: "other_tags")

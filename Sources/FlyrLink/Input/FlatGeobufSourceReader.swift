@@ -33,7 +33,8 @@ enum FlatGeobufSourceReader {
                         chunkSize: Int = 8 << 20) throws(FlatGeobufProblem) -> SourceTable {
         let file = try FlatGeobufFile(path: spec.location)
         let header = file.header
-        let fields = try FlatGeobufFieldPlan(header: header, role: role, mapping: mapping, spec: spec)
+        let fields = try FlatGeobufFieldPlan(header: header, role: role, mapping: mapping)
+        let crs = try crsDefinition(header.crs, spec: spec)
         let plan = FlatGeobufFeatureDecoder.Plan(
             headerGeometryType: header.geometryType, geometry: FlatGeobufGeometry(hasZ: header.hasZ, hasM: header.hasM),
             properties: try FlatGeobufProperties(columns: header.columns, wanted: fields.wantedColumns),
@@ -53,7 +54,7 @@ enum FlatGeobufSourceReader {
             for f in hits.indices { for k in hits[f].indices { hits[f][k] += counts[f][k] } }
         }
         return SourceTable(spec: spec, role: role, reader: name, layerName: header.name ?? "unknown",
-                           crsDefinition: try crsDefinition(header.crs, spec: spec), resolvedFields: fields.resolved(hits: hits),
+                           crsDefinition: crs, resolvedFields: fields.resolved(hits: hits),
                            attributeFilter: nil, records: records)
     }
 
