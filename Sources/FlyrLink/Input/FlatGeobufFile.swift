@@ -79,10 +79,11 @@ final class FlatGeobufFile {
         var index = 0
         var ranges: [Range<Int>] = []
         while index < limit {
+            let room = buffer.count - filled
             let got = try Self.readFully(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), at: readOffset)
             filled += got
             readOffset += got
-            let atEnd = readOffset >= fileSize || got == 0
+            let atEnd = readOffset >= fileSize || got < room
 
             ranges.removeAll(keepingCapacity: true)
             var at = 0
@@ -104,7 +105,7 @@ final class FlatGeobufFile {
                 let position = readOffset - rest
                 throw .corrupt("feature \(index + 1) (at byte \(position)) is cut short: it needs \(pending) bytes, the file ends after \(rest - 4)")
             }
-            if rest > 0, at > 0 { (buffer.baseAddress! + 0).copyMemory(from: buffer.baseAddress! + at, byteCount: rest) }
+            if rest > 0, at > 0 { buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + at, byteCount: rest) }
             filled = rest
             // One feature larger than the buffer: grow it, unless the file cannot hold that much.
             if rest >= 4, 4 + pending > buffer.count {
@@ -134,5 +135,4 @@ final class FlatGeobufFile {
         }
         return done
     }
-
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// flyr-link's own FlatGeobuf reader: GDAL's driver builds an OGR feature and a WKB copy of every
 /// geometry, which made reading the slowest part of a large run. This reader streams the file in
-/// chunks, decodes each chunk's features on two threads straight into `SourceGeometry`, and keeps
+/// chunks, decodes each chunk's features on all cores straight into `SourceGeometry`, and keeps
 /// only the columns the field mapping asks for. It gives the same records as GDAL (tests compare
 /// them); a named layer, a path GDAL must resolve, or content GDAL reads in its own way (curves,
 /// malformed rings, unusual dates, a non-standard index) goes to GDAL.
@@ -40,7 +40,8 @@ enum FlatGeobufSourceReader {
             properties: try FlatGeobufProperties(columns: header.columns, wanted: fields.wantedColumns),
             lookups: fields.lookups, tagsSlot: fields.tagsSlot, wantedCount: fields.wantedColumns.count)
 
-        let workers = 2
+        // One decoder per core (each feature is decoded on its own, so the count changes no record).
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         let decoders = (0..<workers).map { _ in FlatGeobufFeatureDecoder(plan: plan) }
         var records: [SourceTable.Record] = []
         // The header's count, unless the file is too small to hold that many (a damaged header).
@@ -58,7 +59,7 @@ enum FlatGeobufSourceReader {
                            attributeFilter: nil, records: records)
     }
 
-    /// Splits a batch in contiguous halves, one per decoder, each writing its records straight
+    /// Splits a batch in contiguous parts, one per decoder, each writing its records straight
     /// into their places at the end of `records` (no copies: a copy of a million records costs
     /// a retain and a release of each one's arrays).
     private static func decodeInParallel(_ batch: FlatGeobufFile.Batch, decoders: [FlatGeobufFeatureDecoder],
