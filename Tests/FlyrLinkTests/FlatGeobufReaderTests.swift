@@ -365,11 +365,26 @@ final class FlatGeobufReaderTests: XCTestCase {
     }
 
     /// Damage anywhere in the features: the reader returns or throws, never crashes or reads
-    /// out of bounds (run under the address sanitizer to be sure of the latter).
+    /// out of bounds (run under the address sanitizer to be sure of the latter). Both with a
+    /// feature count in the header and without one (a streamed file).
     func testDamagedBytesNeverCrash() throws {
-        let good = try fgb("a.fgb", from: TestPaths.helsinkiAddresses, ["-lco", "SPATIAL_INDEX=NO"])
+        try assertDamageIsHandled(try fgb("a.fgb", from: TestPaths.helsinkiAddresses, ["-lco", "SPATIAL_INDEX=NO"]))
+        var streamed = Writer(geometryType: 3)
+        streamed.columns = [Writer.Column(name: "id", type: 11), Writer.Column(name: "height", type: 10)]
+        streamed.features = (0..<400).map { i in
+            let x = Double(i)
+            return (Writer.geometry(xy: [x, 0, x + 1, 0, x + 1, 1, x, 1, x, 0]),
+                    Writer.properties([(0, Writer.text("b\(i)")), (1, Writer.le(x / 4))]))
+        }
+        try assertDamageIsHandled(try write(streamed, "streamed.fgb"))
+    }
+
+    func assertDamageIsHandled(_ good: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: good)))
         let path = TestPaths.temporaryDirectory(self).appendingPathComponent("damaged.fgb").path
+        XCTAssertEqual(try FlatGeobufSourceReader.readOwn(SourceSpec(location: good), role: .addresses, mapping: FieldMapping()).records.count,
+                       try GDALSourceReader.read(SourceSpec(location: good), role: .addresses, mapping: FieldMapping()).records.count,
+                       file: file, line: line)
         var generator = SplitMix(seed: 42)
         var outcomes = (read: 0, corrupt: 0, gdal: 0)
         for _ in 0..<300 {
@@ -387,8 +402,8 @@ final class FlatGeobufReaderTests: XCTestCase {
                 }
             }
         }
-        XCTAssertGreaterThan(outcomes.corrupt, 0, "\(outcomes)")
-        XCTAssertGreaterThan(outcomes.read, 0, "\(outcomes)")
+        XCTAssertGreaterThan(outcomes.corrupt, 0, "\(outcomes)", file: file, line: line)
+        XCTAssertGreaterThan(outcomes.read, 0, "\(outcomes)", file: file, line: line)
     }
 
     // MARK: numbers as GDAL writes them

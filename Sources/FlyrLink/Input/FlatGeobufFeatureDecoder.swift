@@ -107,21 +107,23 @@ final class FlatGeobufFeatureDecoder {
             try properties.read(props, into: slotValues, seen: seen, stamp: stamp)
         }
         let tags = tagsSlot.flatMap { slotValues[$0] }.map(OSMTags.parse)
-        return [String?](unsafeUninitializedCapacity: fieldCount) { out, initialized in
-            for f in 0..<fieldCount {
-                var value: String?
-                for c in fieldStart[f]..<fieldStart[f + 1] {
-                    let k = candidates[c]
-                    let v = k >= 0 ? slotValues[k] : tags?[tagKeys[-1 - k]]
-                    if let v, !v.isEmpty {
-                        hits[c] += 1
-                        value = v
-                        break
-                    }
+        // reserveCapacity and append, not Array(unsafeUninitializedCapacity:): that one is not
+        // specialised and looks up the array's type metadata on every call (3× slower here).
+        var values: [String?] = []
+        values.reserveCapacity(fieldCount)
+        for f in 0..<fieldCount {
+            var value: String?
+            for c in fieldStart[f]..<fieldStart[f + 1] {
+                let k = candidates[c]
+                let v = k >= 0 ? slotValues[k] : tags?[tagKeys[-1 - k]]
+                if let v, !v.isEmpty {
+                    hits[c] += 1
+                    value = v
+                    break
                 }
-                (out.baseAddress! + f).initialize(to: value)
             }
-            initialized = fieldCount
+            values.append(value)
         }
+        return values
     }
 }

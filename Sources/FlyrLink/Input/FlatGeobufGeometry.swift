@@ -114,11 +114,12 @@ struct FlatGeobufGeometry {
         return Polygon(rings: rings)
     }
 
+    /// (reserveCapacity and append: see `FlatGeobufFeatureDecoder.values`.)
     private func ring(_ xy: FlatBufferVector, _ r: Range<Int>) -> [Point2] {
-        [Point2](unsafeUninitializedCapacity: r.count) { buffer, initialized in
-            for k in 0..<r.count { (buffer.baseAddress! + k).initialize(to: pointAt(xy, r.lowerBound + k)) }
-            initialized = r.count
-        }
+        var ring: [Point2] = []
+        ring.reserveCapacity(r.count)
+        for i in r { ring.append(pointAt(xy, i)) }
+        return ring
     }
 
     private func parts(_ g: FlatBufferTable) throws(FlatGeobufProblem) -> [FlatBufferTable] {

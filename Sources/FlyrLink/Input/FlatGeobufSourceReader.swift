@@ -43,12 +43,7 @@ enum FlatGeobufSourceReader {
         // One decoder per core (each feature is decoded on its own, so the count changes no record).
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         let decoders = (0..<workers).map { _ in FlatGeobufFeatureDecoder(plan: plan) }
-        var records: [SourceTable.Record] = []
-        // The header's count, unless the file is too small to hold that many (a damaged header).
-        records.reserveCapacity(min(Int(header.featuresCount), file.fileSize / 32))
-        try file.forEachBatch(chunkSize: chunkSize) { batch throws(FlatGeobufProblem) in
-            try decodeInParallel(batch, decoders: decoders, into: &records)
-        }
+        let records = try decodeAll(file, decoders: decoders, chunkSize: chunkSize)
         var hits = plan.lookups.map { [Int](repeating: 0, count: $0.count) }
         for d in decoders {
             let counts = d.hitCounts
@@ -59,27 +54,74 @@ enum FlatGeobufSourceReader {
                            attributeFilter: nil, records: records)
     }
 
-    /// Splits a batch in contiguous parts, one per decoder, each writing its records straight
-    /// into their places at the end of `records` (no copies: a copy of a million records costs
-    /// a retain and a release of each one's arrays).
+    /// Every feature's record, in file order. With the header's count the records are decoded
+    /// straight into the array's storage, each thread touching its own slots first; without it
+    /// (a streamed file) the array grows batch by batch.
+    private static func decodeAll(_ file: FlatGeobufFile, decoders: [FlatGeobufFeatureDecoder],
+                                  chunkSize: Int) throws(FlatGeobufProblem) -> [SourceTable.Record] {
+        var failure: FlatGeobufProblem?
+        // A feature takes at least 16 bytes: a damaged count cannot ask for more room than the file could fill.
+        let capacity = min(Int(file.header.featuresCount), file.fileSize / 16)
+        if capacity > 0 {
+            let records = [SourceTable.Record](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                do throws(FlatGeobufProblem) {
+                    try file.forEachBatch(chunkSize: chunkSize) { batch throws(FlatGeobufProblem) in
+                        let end = batch.firstIndex + batch.features.count
+                        guard end <= capacity else { throw .corrupt("features after the \(capacity)th are too small to be features") }
+                        try decodeInParallel(batch, decoders: decoders, into: UnsafeMutableBufferPointer(rebasing: buffer[batch.firstIndex..<end]))
+                        initialized = end
+                    }
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+            return records
+        }
+        var records: [SourceTable.Record] = []
+        try file.forEachBatch(chunkSize: chunkSize) { batch throws(FlatGeobufProblem) in
+            let n = batch.features.count
+            let base = records.count
+            records.append(contentsOf: repeatElement(placeholder, count: n))
+            records.withUnsafeMutableBufferPointer { all in
+                let slots = UnsafeMutableBufferPointer(rebasing: all[base..<(base + n)])
+                _ = slots.deinitialize()
+                do throws(FlatGeobufProblem) {
+                    try decodeInParallel(batch, decoders: decoders, into: slots)
+                } catch {
+                    slots.initialize(repeating: placeholder)
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+        }
+        return records
+    }
+
+    /// A record slot's content until its feature is decoded (no allocation).
+    private static let placeholder = SourceTable.Record(ordinal: 0, values: [], wkb: nil)
+
+    /// Decodes a batch into `slots` (uninitialised, one per feature), in contiguous parts, one per
+    /// decoder, each initialising its own slots. Either every slot is initialised or, on a
+    /// problem, none is.
     private static func decodeInParallel(_ batch: FlatGeobufFile.Batch, decoders: [FlatGeobufFeatureDecoder],
-                                         into records: inout [SourceTable.Record]) throws(FlatGeobufProblem) {
+                                         into slots: UnsafeMutableBufferPointer<SourceTable.Record>) throws(FlatGeobufProblem) {
         let n = batch.features.count
         let parts = n < 256 ? 1 : decoders.count
-        let base = records.count
-        records.append(contentsOf: repeatElement(placeholder, count: n))
         var failures = [FlatGeobufProblem?](repeating: nil, count: parts)
-        records.withUnsafeMutableBufferPointer { records in
-            failures.withUnsafeMutableBufferPointer { failures in
-                let shared = UncheckedSendable((decoders, records, failures, batch))
+        var done = [Int](repeating: 0, count: parts)  // slots each part initialised
+        failures.withUnsafeMutableBufferPointer { failures in
+            done.withUnsafeMutableBufferPointer { done in
+                let shared = UncheckedSendable((decoders, slots, failures, done, batch))
                 DispatchQueue.concurrentPerform(iterations: parts) { p in
-                    let (decoders, records, failures, batch) = shared.value
+                    let (decoders, slots, failures, done, batch) = shared.value
                     let decoder = decoders[p]
                     for i in (n * p / parts)..<(n * (p + 1) / parts) {
                         let ordinal = batch.firstIndex + i + 1
                         let bytes = UnsafeRawBufferPointer(rebasing: batch.bytes[batch.features[i]])
                         do throws(FlatGeobufProblem) {
-                            records[base + i] = try decoder.decode(bytes, ordinal: ordinal)
+                            (slots.baseAddress! + i).initialize(to: try decoder.decode(bytes, ordinal: ordinal))
+                            done[p] += 1
                         } catch {
                             guard case .corrupt(let why) = error else { failures[p] = error; return }
                             failures[p] = .corrupt("feature \(ordinal): \(why)")
@@ -89,11 +131,10 @@ enum FlatGeobufSourceReader {
                 }
             }
         }
-        if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
+        guard let failure = failures.lazy.compactMap({ $0 }).first else { return }
+        for p in 0..<parts { (slots.baseAddress! + n * p / parts).deinitialize(count: done[p]) }
+        throw failure
     }
-
-    /// What fills a record's place until its feature is decoded (no allocation).
-    private static let placeholder = SourceTable.Record(ordinal: 0, values: [], wkb: nil)
 
     /// The CRS as a definition PROJ reads: "EPSG:<code>" for an EPSG code PROJ knows; anything
     /// else (another authority, WKT only) as GDAL interprets it, asked of GDAL (the header only).
