@@ -101,38 +101,43 @@ enum FlatGeobufSourceReader {
     /// A record slot's content until its feature is decoded (no allocation).
     private static let placeholder = SourceTable.Record(ordinal: 0, values: [], wkb: nil)
 
-    /// Decodes a batch into `slots` (uninitialised, one per feature), in contiguous parts, one per
-    /// decoder, each initialising its own slots. Either every slot is initialised or, on a
-    /// problem, none is.
+    /// Decodes a batch into `slots` (uninitialised, one per feature). The batch is cut into
+    /// contiguous parts, several per decoder, which the decoders take in turn (features differ in
+    /// size: fixed halves left one thread waiting for the other). Either every slot is
+    /// initialised or, on a problem, none is.
     private static func decodeInParallel(_ batch: FlatGeobufFile.Batch, decoders: [FlatGeobufFeatureDecoder],
                                          into slots: UnsafeMutableBufferPointer<SourceTable.Record>) throws(FlatGeobufProblem) {
         let n = batch.features.count
-        let parts = n < 256 ? 1 : decoders.count
+        let parts = max(1, min(n / 128, decoders.count * 8))
+        let workers = min(decoders.count, parts)
         var failures = [FlatGeobufProblem?](repeating: nil, count: parts)
         var done = [Int](repeating: 0, count: parts)  // slots each part initialised
+        let next = ChunkCounter()
         failures.withUnsafeMutableBufferPointer { failures in
             done.withUnsafeMutableBufferPointer { done in
-                let shared = UncheckedSendable((decoders, slots, failures, done, batch))
-                DispatchQueue.concurrentPerform(iterations: parts) { p in
+                let shared = UncheckedBox((decoders, slots, failures, done, batch))
+                DispatchQueue.concurrentPerform(iterations: workers) { w in
                     let (decoders, slots, failures, done, batch) = shared.value
-                    let decoder = decoders[p]
-                    for i in (n * p / parts)..<(n * (p + 1) / parts) {
-                        let ordinal = batch.firstIndex + i + 1
-                        let bytes = UnsafeRawBufferPointer(rebasing: batch.bytes[batch.features[i]])
-                        do throws(FlatGeobufProblem) {
-                            (slots.baseAddress! + i).initialize(to: try decoder.decode(bytes, ordinal: ordinal))
-                            done[p] += 1
-                        } catch {
-                            guard case .corrupt(let why) = error else { failures[p] = error; return }
-                            failures[p] = .corrupt("feature \(ordinal): \(why)")
-                            return
+                    let decoder = decoders[w]
+                    while let part = next.take(below: parts) {
+                        for i in (n * part / parts)..<(n * (part + 1) / parts) {
+                            let ordinal = batch.firstIndex + i + 1
+                            let bytes = UnsafeRawBufferPointer(rebasing: batch.bytes[batch.features[i]])
+                            do throws(FlatGeobufProblem) {
+                                (slots.baseAddress! + i).initialize(to: try decoder.decode(bytes, ordinal: ordinal))
+                                done[part] += 1
+                            } catch {
+                                guard case .corrupt(let why) = error else { failures[part] = error; break }
+                                failures[part] = .corrupt("feature \(ordinal): \(why)")
+                                break
+                            }
                         }
                     }
                 }
             }
         }
         guard let failure = failures.lazy.compactMap({ $0 }).first else { return }
-        for p in 0..<parts { (slots.baseAddress! + n * p / parts).deinitialize(count: done[p]) }
+        for part in 0..<parts { (slots.baseAddress! + n * part / parts).deinitialize(count: done[part]) }
         throw failure
     }
 
@@ -149,10 +154,4 @@ enum FlatGeobufSourceReader {
             throw .needsGDAL("CRS: \(error.message)")
         }
     }
-}
-
-/// A value handed to the decoding threads, each of which touches only its own slots.
-private struct UncheckedSendable<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }
