@@ -8,6 +8,13 @@ final class ProgressRenderer: @unchecked Sendable {
 
     static var stderrIsTerminal: Bool { isatty(2) == 1 }
 
+    /// 1234567 → "1.2M", 45678 → "45.7k".
+    static func compact(_ x: Double) -> String {
+        if x >= 1e6 { return String(format: "%.1fM", x / 1e6) }
+        if x >= 1e3 { return String(format: "%.1fk", x / 1e3) }
+        return String(format: "%.0f", x)
+    }
+
     init(enabled: Bool) { self.enabled = enabled }
 
     var observer: PipelineObserver? {
@@ -25,8 +32,9 @@ final class ProgressRenderer: @unchecked Sendable {
             line = "\u{1B}[2K\r\(stage.rawValue) … \(detail)"
             FileHandle.standardError.write(Data(line.utf8))
             return
-        case .finished(let stage, let detail, let seconds):
-            line = "\u{1B}[2K\r\(stage.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(String(format: "%6.2fs", seconds))  \(detail)\n"
+        case .finished(let stage, let detail, let seconds, let items):
+            let rate = items.flatMap { n in seconds > 0.01 ? "  (\(ProgressRenderer.compact(Double(n) / seconds))/s)" : nil } ?? ""
+            line = "\u{1B}[2K\r\(stage.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(String(format: "%6.2fs", seconds))  \(detail)\(rate)\n"
         }
         FileHandle.standardError.write(Data(line.utf8))
     }

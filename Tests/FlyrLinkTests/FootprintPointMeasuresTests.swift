@@ -56,6 +56,27 @@ final class FootprintPointMeasuresTests: XCTestCase {
         XCTAssertGreaterThan(checked, 12_000)
     }
 
+    /// Footprint-to-footprint distance (the accessory rule's) against GEOS's Distance, for pairs
+    /// apart, touching at vertices and edges (grid coordinates), overlapping and nested.
+    func testFootprintDistanceAgreesWithGEOS() throws {
+        var rng = SeededGenerator(seed: 9)
+        let context = GEOSContext()
+        var zero = 0, positive = 0
+        for _ in 0..<3000 {
+            let a = randomFootprint(&rng)
+            let shift = Point2(x: (rng.uniform(-45, 45) * 2).rounded() / 2, y: (rng.uniform(-45, 45) * 2).rounded() / 2)
+            let b = randomFootprint(&rng).withPoints { pts in
+                for k in pts.indices { pts[k] = Point2(x: pts[k].x + shift.x, y: pts[k].y + shift.y) }
+            }
+            let geos = context.distance(try context.geometry(a), try context.geometry(b))
+            XCTAssertEqual(a.distance(to: b), geos, accuracy: 1e-9, "\(a) vs \(b)")
+            XCTAssertEqual(b.distance(to: a), geos, accuracy: 1e-9)
+            if geos == 0 { zero += 1 } else { positive += 1 }
+        }
+        XCTAssertGreaterThan(zero, 300)
+        XCTAssertGreaterThan(positive, 300)
+    }
+
     /// A star-shaped (so simple) polygon around a centre, on a 0.5 m grid so some edges are axis-parallel,
     /// sometimes with a square hole and a second part.
     private func randomFootprint(_ rng: inout SeededGenerator) -> Footprint {

@@ -64,4 +64,32 @@ final class GeoJSONReaderTests: XCTestCase {
         XCTAssertEqual(r.status, 1)
         XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
     }
+
+    /// The scanner's fast decimal path gives strtod's double for every plain decimal it accepts.
+    func testFastDecimalsEqualStrtod() {
+        var rng = SeededGenerator(seed: 3)
+        var samples = ["0", "-0", "0.1", "10.20023685", "-179.999999999999", "56.150075680000", "123456789012345",
+                       "1234567890123456", "0.0000000000000000000001", "9007199254740993", "1e5", "-1.5E-3", "2.5"]
+        for _ in 0..<20_000 {
+            let digits = rng.int(1, 16), point = rng.int(0, digits)
+            var text = rng.chance(0.5) ? "-" : ""
+            for k in 0..<digits {
+                if k == point && k > 0 { text += "." }
+                text += String(rng.int(0, 9))
+            }
+            samples.append(text)
+        }
+        var fast = 0
+        for text in samples {
+            let bytes = Array(text.utf8)
+            let viaStrtod = strtod(text, nil)
+            bytes.withUnsafeBytes { raw in
+                if let d = GeoJSONScanner.exactDecimal(raw, 0..<raw.count) {
+                    fast += 1
+                    XCTAssertEqual(d.bitPattern, viaStrtod.bitPattern, text)
+                }
+            }
+        }
+        XCTAssertGreaterThan(fast, 15_000)
+    }
 }

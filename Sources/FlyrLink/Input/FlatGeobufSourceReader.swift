@@ -14,13 +14,17 @@ enum FlatGeobufSourceReader {
             && FileManager.default.fileExists(atPath: spec.location)
     }
 
-    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping) throws(InputError) -> SourceTable {
+    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
         do {
-            return try readOwn(spec, role: role, mapping: mapping)
+            var table = try readOwn(spec, role: role, mapping: mapping)
+            for record in table.records { sink.append(record) }
+            table.records = sink.finish()
+            table.recordCount = sink.count
+            return table
         } catch {
             switch error {
             case .needsGDAL:
-                return try GDALSourceReader.read(spec, role: role, mapping: mapping)
+                return try GDALSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
             case .corrupt(let why):
                 throw InputError("\(role.rawValue): \(spec.location) is not a readable FlatGeobuf file: \(why)")
             }
@@ -51,7 +55,7 @@ enum FlatGeobufSourceReader {
         }
         return SourceTable(spec: spec, role: role, reader: name, layerName: header.name ?? "unknown",
                            crsDefinition: crs, resolvedFields: fields.resolved(hits: hits),
-                           attributeFilter: nil, records: records)
+                           attributeFilter: nil, records: records, recordCount: records.count)
     }
 
     /// Every feature's record, in file order. With the header's count the records are decoded

@@ -11,7 +11,7 @@ enum GDALSourceReader {
         case osmID(wayField: Int32?, idField: Int32, kind: String)
     }
 
-    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping) throws(InputError) -> SourceTable {
+    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
         let lower = spec.location.lowercased()
         var openOptions: [String] = []
         if lower.hasSuffix(".csv") {
@@ -86,8 +86,7 @@ enum GDALSourceReader {
         var hits = lookups.map { [Int](repeating: 0, count: $0.count) }
         let needsTags = lookups.contains { $0.contains { if case .tag = $0 { return true } else { return false } } }
 
-        var records: [SourceTable.Record] = []
-        if let n = layer.cheapFeatureCount { records.reserveCapacity(n) }
+        if let n = layer.cheapFeatureCount { sink.reserveCapacity(n) }
         do {
             try layer.forEachFeature { feature in
                 let tags = needsTags ? tagsField.flatMap { feature.string($0) }.map(OSMTags.parse) ?? [:] : [:]
@@ -114,7 +113,7 @@ enum GDALSourceReader {
                     }
                     values.append(value)
                 }
-                records.append(SourceTable.Record(ordinal: feature.ordinal, values: values, wkb: feature.wkb()))
+                sink.append(SourceTable.Record(ordinal: feature.ordinal, values: values, wkb: feature.wkb()))
             }
         } catch let error as GDALError {
             throw InputError("\(role.rawValue): \(error.message)")
@@ -128,6 +127,7 @@ enum GDALSourceReader {
             }
         }
         return SourceTable(spec: spec, role: role, reader: "GDAL/\(dataset.driverName)", layerName: layer.name,
-                           crsDefinition: layer.crsWKT, resolvedFields: resolved, attributeFilter: filter, records: records)
+                           crsDefinition: layer.crsWKT, resolvedFields: resolved, attributeFilter: filter, records: sink.finish(),
+                           recordCount: sink.count)
     }
 }

@@ -123,6 +123,7 @@ struct GeoJSONScanner {
 
     mutating func number() throws(Failure) -> Double {
         let span = try numberSpan()
+        if let d = GeoJSONScanner.exactDecimal(bytes, span) { return d }
         guard span.count < 64 else { throw fail("number too long") }
         // strtod needs a terminated buffer; numbers are short.
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: span.count + 1) { buf in
@@ -131,6 +132,35 @@ struct GeoJSONScanner {
             return strtod(buf.baseAddress!, nil)
         }
     }
+
+    /// Clinger's fast path: a plain decimal ("-12.345678", no exponent) of at most 15 digits is an
+    /// exact integer over an exact power of ten, so one division gives the correctly rounded
+    /// double, the same as strtod. Coordinates almost always are such decimals; nil for the rest.
+    static func exactDecimal(_ bytes: UnsafeRawBufferPointer, _ span: Range<Int>) -> Double? {
+        var k = span.lowerBound
+        let negative = bytes[k] == UInt8(ascii: "-")
+        if negative { k += 1 }
+        var mantissa: UInt64 = 0, digits = 0, scale = 0
+        var fraction = false
+        while k < span.upperBound {
+            let c = bytes[k]
+            if c >= 0x30 && c <= 0x39 {
+                mantissa = mantissa &* 10 &+ UInt64(c &- 0x30)
+                digits += 1
+                if fraction { scale += 1 }
+            } else if c == UInt8(ascii: "."), !fraction {
+                fraction = true
+            } else {
+                return nil
+            }
+            k += 1
+        }
+        guard digits > 0, digits <= 15, scale <= 22 else { return nil }
+        let value = Double(mantissa) / exactPowersOfTen[scale]
+        return negative ? -value : value
+    }
+
+    private static let exactPowersOfTen: [Double] = (0...22).map { e in (0..<e).reduce(1.0) { x, _ in x * 10 } }
 
     /// A scalar as text (string, number literal, true/false), nil for null; nested values are skipped and give nil.
     mutating func scalarText() throws(Failure) -> String? {

@@ -14,7 +14,7 @@ enum GeoJSONSourceReader {
         return ext && spec.layer == nil && !spec.location.hasPrefix("/vsi") && FileManager.default.fileExists(atPath: spec.location)
     }
 
-    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping) throws(InputError) -> SourceTable {
+    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: spec.location), options: .alwaysMapped)
@@ -22,7 +22,7 @@ enum GeoJSONSourceReader {
             throw InputError("\(role.rawValue): cannot read \(spec.location): \(error.localizedDescription)")
         }
         let fields = mapping.candidates(for: role)
-        var state = ReadState(fields: fields)
+        var state = ReadState(fields: fields, sink: sink)
         let result: Result<Void, GeoJSONScanner.Failure> = data.withUnsafeBytes { raw in
             var scanner = GeoJSONScanner(raw)
             return Result { () throws(GeoJSONScanner.Failure) in
@@ -31,7 +31,7 @@ enum GeoJSONSourceReader {
         }
         if case .failure(let failure) = result {
             // Not a FeatureCollection or Features (a bare geometry, say): GDAL knows what to make of it.
-            if failure.what == notFeatures { return try GDALSourceReader.read(spec, role: role, mapping: mapping) }
+            if failure.what == notFeatures { return try GDALSourceReader.read(spec, role: role, mapping: mapping, sink: sink) }
             throw InputError("\(role.rawValue): \(spec.location): \(failure.description)")
         }
         var resolved: [String: String] = [:]
@@ -45,7 +45,8 @@ enum GeoJSONSourceReader {
             }
         }
         return SourceTable(spec: spec, role: role, reader: "flyr-link GeoJSON reader", layerName: layerName(spec.location),
-                           crsDefinition: state.crs ?? "OGC:CRS84", resolvedFields: resolved, attributeFilter: nil, records: state.records)
+                           crsDefinition: state.crs ?? "OGC:CRS84", resolvedFields: resolved, attributeFilter: nil, records: sink.finish(),
+                           recordCount: sink.count)
     }
 
     static func layerName(_ path: String) -> String {
@@ -59,13 +60,14 @@ enum GeoJSONSourceReader {
         var fields: [(canonical: String, names: [String], overridden: Bool)]
         /// Property name (as written, then lowercased) → (field, candidate rank).
         var wanted: [String: [(field: Int, rank: Int)]] = [:]
-        var records: [SourceTable.Record] = []
+        let sink: RecordSink
         var crs: String?
         var hits: [[Int]]
         var keySeen: [Bool]
 
-        init(fields: [(canonical: String, names: [String], overridden: Bool)]) {
+        init(fields: [(canonical: String, names: [String], overridden: Bool)], sink: RecordSink) {
             self.fields = fields
+            self.sink = sink
             hits = fields.map { [Int](repeating: 0, count: $0.names.count + 1) }
             keySeen = [Bool](repeating: false, count: fields.count)
             for (f, field) in fields.enumerated() {
@@ -144,10 +146,10 @@ enum GeoJSONSourceReader {
                 values.append(nil)
             }
         }
-        var record = SourceTable.Record(ordinal: state.records.count + 1, values: values, wkb: nil)
+        var record = SourceTable.Record(ordinal: state.sink.count + 1, values: values, wkb: nil)
         record.geometry = geometry
         record.geometryError = geometryError
-        state.records.append(record)
+        state.sink.append(record)
     }
 
     /// The wanted properties: for each field the best-ranked candidate with a non-empty value.

@@ -5,7 +5,8 @@ import GeoParquet
 /// field mapping needs, the primary WKB geometry column, and — with a territory — only the row
 /// groups whose bbox statistics meet it.
 enum GeoParquetSourceReader {
-    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, lonLatBox: BBox?) throws(InputError) -> SourceTable {
+    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, lonLatBox: BBox?,
+                     sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
         let file: GeoParquetFile
         do {
             file = try GeoParquetFile(path: spec.location)
@@ -35,8 +36,7 @@ enum GeoParquetSourceReader {
         let columns = Array(Set(chosen.compactMap { $0 })).sorted()
 
         let box = try lonLatBox.flatMap { b throws(InputError) in try sourceBox(b, crs: crs, role: role, spec: spec) }
-        var records: [SourceTable.Record] = []
-        records.reserveCapacity(file.numRows)
+        sink.reserveCapacity(file.numRows)
         let stats: ReadStats
         do {
             stats = try file.read(columns: columns, geometryColumn: geometryName, bbox: box) { batch in
@@ -44,7 +44,7 @@ enum GeoParquetSourceReader {
                 for row in 0..<batch.rowCount {
                     let ordinal = (batch.rowIndices?[row] ?? (batch.firstRowIndex + row)) + 1
                     let values = valueColumns.map { $0.flatMap { text($0, row) } }
-                    records.append(SourceTable.Record(ordinal: ordinal, values: values, wkb: batch.geometryWKB[row]))
+                    sink.append(SourceTable.Record(ordinal: ordinal, values: values, wkb: batch.geometryWKB[row]))
                 }
             }
         } catch let error as GeoParquetError {
@@ -53,7 +53,8 @@ enum GeoParquetSourceReader {
             throw InputError("\(role.rawValue): \(spec.location): \(error)")
         }
         var table = SourceTable(spec: spec, role: role, reader: "flyr-link GeoParquet reader", layerName: geometryName,
-                                crsDefinition: crs, resolvedFields: resolved, attributeFilter: nil, records: records)
+                                crsDefinition: crs, resolvedFields: resolved, attributeFilter: nil, records: sink.finish(),
+                                recordCount: sink.count)
         table.parquet = .init(rowGroupsTotal: stats.rowGroupsTotal, rowGroupsRead: stats.rowGroupsRead, bytesRead: stats.bytesRead,
                               rowsInFile: file.numRows, rowsSkippedByBBox: file.numRows - stats.rowsReturned)
         return table

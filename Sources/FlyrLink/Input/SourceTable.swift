@@ -28,7 +28,10 @@ struct SourceTable: Sendable {
     /// Canonical field → the source field (or `other_tags` key) it was read from, for the report.
     var resolvedFields: [String: String]
     var attributeFilter: String?
+    /// The records, when read without a consumer (RecordSink); empty when ingest took them as they came.
     var records: [Record]
+    /// How many records the reader produced.
+    var recordCount: Int
     /// For GeoParquet read by the project's reader: what spatial pruning skipped.
     var parquet: ParquetReadReport?
 }

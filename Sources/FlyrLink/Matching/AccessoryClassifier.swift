@@ -2,7 +2,7 @@
 /// Such a footprint may still take an address that lies inside it, but not one it is merely nearest to.
 enum AccessoryClassifier {
     static func classify(_ scene: MetricScene, options: LinkOptions, pool: WorkerPool) -> [Bool] {
-        pool.map(scene.footprints.count, chunkSize: 2048) { context, i in
+        pool.map(scene.footprints.count, chunkSize: 2048) { _, i in
             let area = scene.areas[i]
             guard area < options.accessoryMaxArea else { return false }
             let search = scene.boxes[i].expanded(by: options.accessoryRadius)
@@ -10,13 +10,7 @@ enum AccessoryClassifier {
             scene.index.search(search) { j in
                 if j != i && scene.areas[j] >= max(2 * area, options.accessoryMaxArea) { larger.append(j) }
             }
-            guard !larger.isEmpty else { return false }
-            guard let me = try? context.geometry(scene.footprints[i]) else { return false }
-            for j in larger.sorted() {
-                guard let other = try? context.geometry(scene.footprints[j]) else { continue }
-                if context.distance(me, other) <= options.accessoryRadius { return true }
-            }
-            return false
+            return larger.sorted().contains { scene.footprints[i].distance(to: scene.footprints[$0]) <= options.accessoryRadius }
         }
     }
 }

@@ -19,20 +19,26 @@ final class CSVWriter {
     static func appendRow(_ fields: [String?], to b: inout [UInt8]) {
         for (i, field) in fields.enumerated() {
             if i > 0 { b.append(UInt8(ascii: ",")) }
-            guard let field else { continue }
-            let needsQuotes = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
-            if needsQuotes {
-                b.append(UInt8(ascii: "\""))
-                for c in field.utf8 {
-                    if c == UInt8(ascii: "\"") { b.append(c) }
-                    b.append(c)
-                }
-                b.append(UInt8(ascii: "\""))
-            } else {
-                b.append(contentsOf: field.utf8)
-            }
+            if let field { appendField(field, to: &b) }
         }
         b.append(0x0A)
+    }
+
+    /// One field, quoted only when it holds a comma, a quote or a line break.
+    static func appendField(_ field: String, to b: inout [UInt8]) {
+        let needsQuotes = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+        guard needsQuotes else { b.append(contentsOf: field.utf8); return }
+        b.append(UInt8(ascii: "\""))
+        for c in field.utf8 {
+            if c == UInt8(ascii: "\"") { b.append(c) }
+            b.append(c)
+        }
+        b.append(UInt8(ascii: "\""))
+    }
+
+    /// Rows 0..<count formatted straight into bytes by `row` on the workers, written in order.
+    func formattedRows(_ count: Int, pool: WorkerPool, _ row: (Int, inout [UInt8]) -> Void) {
+        ParallelRows.write(count, pool: pool, sink: { out.write(bytes: $0) }, row)
     }
 
     func close() throws { try out.close() }

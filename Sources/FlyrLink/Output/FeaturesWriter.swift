@@ -12,7 +12,7 @@ enum FeaturesWriter {
         let pool = WorkerPool(threads: run.options.threads)
         out.features(run.buildings.count, pool: pool) { b, emit in
             let building = run.buildings[b]
-            let linkIDs = run.linksOfBuilding[b]
+            let linkIDs = run.linksOfBuilding(b)
             let count = linkIDs.count
             let height = building.height ?? defaultHeight
             let common: [(key: String, value: PropertyValue)] = [

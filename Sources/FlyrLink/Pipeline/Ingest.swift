@@ -63,106 +63,165 @@ struct Ingest {
 
     // MARK: addresses
 
+    /// A collected table's addresses (see AddressIntake for records taken as they are read).
     static func addresses(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<AddressPoint> {
-        var rejects: [Reject] = []
-        var located: [Int] = []          // record indices with a usable point
-        var locations: [Point2] = []
-        located.reserveCapacity(table.records.count)
-        locations.reserveCapacity(table.records.count)
-        let layer = "addresses"
-        for (r, record) in table.records.enumerated() {
-            let id = record.values[0]
-            switch record.geometry {
-            case nil:
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: missingGeometryReason(record)))
-            case .point(let p)?:
-                located.append(r); locations.append(p)
-            case .multiPoint(let pts)? where pts.count == 1:
-                located.append(r); locations.append(pts[0])
-            case .multiPoint(let pts)?:
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "MultiPoint with \(pts.count) points; an address must be one point"))
-            case .empty(let type)?:
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "empty \(type)"))
-            case .polygons?:
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "geometry is a polygon; an address must be a point"))
-            case .other(let type)?:
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "geometry is a \(type); an address must be a point"))
-            }
-        }
-        let (points, crs, assumed) = try toLonLat(locations, table: table, pool: pool)
+        let intake = AddressIntake()
+        var records = table.records
+        intake.consume(&records)
+        return try intake.finish(table, pool: pool)
+    }
 
-        var items: [AddressPoint] = []
-        items.reserveCapacity(points.count)
-        var ids = IDRegistry(layer: layer)
-        for (k, r) in located.enumerated() {
-            let p = points[k]
-            let record = table.records[r]
-            guard inRange(p) else {
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: record.values[0],
-                                      reason: "coordinates (\(locations[k].x), \(locations[k].y)) outside the valid range of its CRS"))
-                continue
+    /// Addresses taken batch by batch as the reader produces them; each record's values array
+    /// becomes the address's own (no copy), and its point stays in the source's CRS until `finish`.
+    final class AddressIntake {
+        private let layer = "addresses"
+        private var items: [AddressPoint] = []
+        private var rejects: [Reject] = []
+        /// Rows without an id of their own, with the values their content id is made from.
+        private var unnamed: [(item: Int, content: [String?])] = []
+
+        func consume(_ batch: inout [SourceTable.Record]) {
+            for r in batch.indices {
+                let rawID = batch[r].values[0], ordinal = batch[r].ordinal
+                let location: Point2
+                switch batch[r].geometry {
+                case .point(let p)?:
+                    location = p
+                case .multiPoint(let pts)? where pts.count == 1:
+                    location = pts[0]
+                default:
+                    rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: Ingest.addressGeometryProblem(batch[r])))
+                    continue
+                }
+                // The record's values array becomes the address's: taken, not copied (the record
+                // keeps no reference, so trimming it in place does not copy it either).
+                var values: [String?] = []
+                swap(&values, &batch[r].values)
+                let id = rawID.map(trimmed) ?? ""
+                if id.isEmpty { unnamed.append((items.count, Array(values.dropFirst()))) }
+                values.removeFirst()
+                for k in values.indices {
+                    if let v = values[k] {
+                        let t = trimmed(v)
+                        values[k] = t.isEmpty ? nil : t
+                    }
+                }
+                items.append(AddressPoint(id: id, values: values, sourceRow: ordinal, location: location))
             }
-            let id = ids.id(for: record, content: { Array(record.values.dropFirst()) }, at: { [p] })
-            let values = record.values.dropFirst().map { v -> String? in
-                guard let t = v.map(trimmed), !t.isEmpty else { return nil }
-                return t
-            }
-            items.append(AddressPoint(id: id, values: Array(values), sourceRow: record.ordinal, location: p))
         }
-        // Outputs follow ids, not the source's row order (which a spatially indexed FlatGeobuf or a
-        // database query changes), so the same data gives the same bytes from any format.
-        items = IDOrder.sortedUnique(items, id: \.id, row: \.sourceRow, layer: layer, rejects: &rejects)
-        rejects.sort { $0.sourceRow < $1.sourceRow }
-        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: ids.generated)
+
+        /// Brings the points to lon/lat, rejects those outside the CRS's range, names the rows
+        /// without ids and orders everything by id.
+        func finish(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<AddressPoint> {
+            let source = items.map(\.location)
+            let (points, crs, assumed) = try toLonLat(source, table: table, pool: pool)
+            var outside = [Bool](repeating: false, count: items.count)
+            for k in items.indices {
+                items[k].location = points[k]
+                if !inRange(points[k]) {
+                    outside[k] = true
+                    rejects.append(Reject(layer: layer, sourceRow: items[k].sourceRow, id: items[k].id.isEmpty ? nil : items[k].id,
+                                          reason: "coordinates (\(source[k].x), \(source[k].y)) outside the valid range of its CRS"))
+                }
+            }
+            var ids = IDRegistry(layer: layer)
+            for (k, content) in unnamed where !outside[k] {
+                items[k].id = ids.generate(content: content, at: [items[k].location])
+            }
+            if outside.contains(true) { items = zip(items, outside).filter { !$0.1 }.map(\.0) }
+            // Outputs follow ids, not the source's row order (which a spatially indexed FlatGeobuf or a
+            // database query changes), so the same data gives the same bytes from any format.
+            let sorted = IDOrder.sortedUnique(items, id: \.id, row: \.sourceRow, layer: layer, rejects: &rejects)
+            items = []
+            rejects.sort { $0.sourceRow < $1.sourceRow }
+            return Result(items: sorted, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: ids.generated)
+        }
+    }
+
+    static func addressGeometryProblem(_ record: SourceTable.Record) -> String {
+        switch record.geometry {
+        case nil: return missingGeometryReason(record)
+        case .multiPoint(let pts)?: return "MultiPoint with \(pts.count) points; an address must be one point"
+        case .empty(let type)?: return "empty \(type)"
+        case .polygons?: return "geometry is a polygon; an address must be a point"
+        case .other(let type)?: return "geometry is a \(type); an address must be a point"
+        case .point?: return "point"  // not a problem; not asked
+        }
     }
 
     // MARK: buildings
 
+    /// A collected table's buildings (see BuildingIntake for records taken as they are read).
     static func buildings(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<Building> {
-        var rejects: [Reject] = []
-        var shapes: [(record: Int, footprint: Footprint)] = []
-        shapes.reserveCapacity(table.records.count)
-        let layer = "buildings"
-        for (r, record) in table.records.enumerated() {
-            let id = record.values[0]
-            switch record.geometry {
-            case nil:
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: missingGeometryReason(record)))
-            case .polygons(let polys)?:
-                let usable = polys.compactMap(closedPolygon)
-                if usable.isEmpty {
-                    rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "degenerate footprint (fewer than 3 distinct vertices)"))
-                } else {
-                    shapes.append((r, Footprint(polygons: usable)))
-                }
-            case .empty(let type)?:
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "empty \(type)"))
-            case .point?, .multiPoint?:
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "geometry is a point; a building must be a Polygon or MultiPolygon"))
-            case .other(let type)?:
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: id, reason: "geometry is a \(type); a building must be a Polygon or MultiPolygon"))
-            }
-        }
-        let (lonLat, crs, assumed) = try toLonLat(shapes.map(\.footprint), table: table, pool: pool)
+        let intake = BuildingIntake()
+        var records = table.records
+        intake.consume(&records)
+        return try intake.finish(table, pool: pool)
+    }
 
-        var items: [Building] = []
-        items.reserveCapacity(shapes.count)
-        var ids = IDRegistry(layer: layer)
-        for (k, entry) in shapes.enumerated() {
-            let record = table.records[entry.record]
-            let footprint = lonLat[k]
-            guard footprint.points.allSatisfy(inRange) else {
-                rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: record.values[0], reason: "coordinates outside the valid range of its CRS"))
-                continue
+    /// Buildings taken batch by batch as the reader produces them, footprints in the source's CRS
+    /// until `finish`.
+    final class BuildingIntake {
+        private let layer = "buildings"
+        private var items: [Building] = []
+        private var rejects: [Reject] = []
+        /// Rows without an id of their own.
+        private var unnamed: [Int] = []
+
+        func consume(_ batch: inout [SourceTable.Record]) {
+            for r in batch.indices {
+                let record = batch[r]
+                let rawID = record.values[0]
+                switch record.geometry {
+                case nil:
+                    rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: missingGeometryReason(record)))
+                case .polygons(let polys)?:
+                    let usable = polys.compactMap(closedPolygon)
+                    guard !usable.isEmpty else {
+                        rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: "degenerate footprint (fewer than 3 distinct vertices)"))
+                        continue
+                    }
+                    let id = rawID.map(trimmed) ?? ""
+                    if id.isEmpty { unnamed.append(items.count) }
+                    items.append(Building(id: id, height: record.values[1].flatMap(parseNumber),
+                                          levels: record.values[2].flatMap(parseNumber).map { Int($0.rounded()) },
+                                          sourceRow: record.ordinal, footprint: Footprint(polygons: usable)))
+                case .empty(let type)?:
+                    rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: "empty \(type)"))
+                case .point?, .multiPoint?:
+                    rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: "geometry is a point; a building must be a Polygon or MultiPolygon"))
+                case .other(let type)?:
+                    rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: "geometry is a \(type); a building must be a Polygon or MultiPolygon"))
+                }
+                batch[r].geometry = nil  // the footprint now lives in the building
             }
-            let id = ids.id(for: record, content: { [] }, at: { footprint.polygons.flatMap(\.shell) })
-            items.append(Building(id: id, height: record.values[1].flatMap(parseNumber),
-                                  levels: record.values[2].flatMap(parseNumber).map { Int($0.rounded()) },
-                                  sourceRow: record.ordinal, footprint: footprint))
         }
-        items = IDOrder.sortedUnique(items, id: \.id, row: \.sourceRow, layer: layer, rejects: &rejects)
-        rejects.sort { $0.sourceRow < $1.sourceRow }
-        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: ids.generated)
+
+        /// Brings the footprints to lon/lat, rejects those outside the CRS's range, names the rows
+        /// without ids and orders everything by id.
+        func finish(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<Building> {
+            let sample = items.prefix(1000).flatMap(\.footprint.points)
+            let (_, crs, assumed) = try transformer(for: table, sample: sample)
+            if !CRSInfo.isWGS84(crs) {
+                let (lonLat, _, _) = try toLonLat(items.map(\.footprint), table: table, pool: pool)
+                for k in items.indices { items[k].footprint = lonLat[k] }
+            }
+            var outside = [Bool](repeating: false, count: items.count)
+            for k in items.indices where !items[k].footprint.points.allSatisfy(inRange) {
+                outside[k] = true
+                rejects.append(Reject(layer: layer, sourceRow: items[k].sourceRow, id: items[k].id.isEmpty ? nil : items[k].id,
+                                      reason: "coordinates outside the valid range of its CRS"))
+            }
+            var ids = IDRegistry(layer: layer)
+            for k in unnamed where !outside[k] {
+                items[k].id = ids.generate(content: [], at: items[k].footprint.polygons.flatMap(\.shell))
+            }
+            if outside.contains(true) { items = zip(items, outside).filter { !$0.1 }.map(\.0) }
+            let sorted = IDOrder.sortedUnique(items, id: \.id, row: \.sourceRow, layer: layer, rejects: &rejects)
+            items = []
+            rejects.sort { $0.sourceRow < $1.sourceRow }
+            return Result(items: sorted, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: ids.generated)
+        }
     }
 
     /// Why a row without a usable geometry has none.
@@ -170,8 +229,8 @@ struct Ingest {
         record.geometryError.map { "unreadable geometry: \($0)" } ?? "no geometry"
     }
 
-    /// Ids of accepted rows: the source's own (trimmed) or a content UUIDv5 when it has none.
-    /// Duplicates are found afterwards, once the rows are in id order (IDOrder.sortedUnique).
+    /// Ids for rows without one of their own: content UUIDv5s. Duplicates are found afterwards,
+    /// once the rows are in id order (IDOrder.sortedUnique).
     struct IDRegistry {
         let layer: String
         private var contentCounts: [String: Int] = [:]
@@ -179,12 +238,10 @@ struct Ingest {
 
         init(layer: String) { self.layer = layer }
 
-        /// `content` and `points` are asked for only when the row has no id of its own.
-        mutating func id(for record: SourceTable.Record, content: () -> [String?], at points: () -> [Point2]) -> String {
-            let id = record.values[0].map(trimmed) ?? ""
-            if !id.isEmpty { return id }
+        /// Call in source row order: identical rows are told apart by occurrence.
+        mutating func generate(content: [String?], at points: [Point2]) -> String {
             generated += 1
-            return contentID(role: layer, values: content(), at: points(), counts: &contentCounts)
+            return contentID(role: layer, values: content, at: points, counts: &contentCounts)
         }
     }
 

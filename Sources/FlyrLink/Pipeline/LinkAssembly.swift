@@ -1,33 +1,35 @@
 /// Orders the links, marks one primary per building (highest confidence, then lowest house
 /// number, then address id) and indexes them by address and building.
 enum LinkAssembly {
-    static func assemble(_ run: inout LinkRun, links: [Link], decisions: [ProximityMatcher.Decision]) {
+    /// `unlinked`: each address's reason when it has no link (ProximityMatcher.Decision.unlinked).
+    static func assemble(_ run: inout LinkRun, links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
         let addresses = run.addresses
-        var byBuilding = [[Link]](repeating: [], count: run.buildings.count)
-        for l in links { byBuilding[l.buildingIndex].append(l) }
-        var ordered: [Link] = []
-        ordered.reserveCapacity(links.count)
-        var linksOfBuilding = [[Int]](repeating: [], count: run.buildings.count)
-        for b in byBuilding.indices where !byBuilding[b].isEmpty {
-            var group = byBuilding[b]
-            group.sort { x, y in
-                if x.confidence != y.confidence { return x.confidence > y.confidence }
-                let hx = addresses[x.addressIndex].houseNumber, hy = addresses[y.addressIndex].houseNumber
-                if HouseNumber.less(hx, hy) { return true }
-                if HouseNumber.less(hy, hx) { return false }
-                return x.addressIndex < y.addressIndex  // addresses are in id order
+        // Group by building with a counting sort (links arrive in address order), then order each group.
+        let buildingCount = run.buildings.count
+        var start = [Int](repeating: 0, count: buildingCount + 1)
+        for l in links { start[l.buildingIndex + 1] += 1 }
+        for b in 0..<buildingCount { start[b + 1] += start[b] }
+        var fill = start
+        var ordered = links
+        for l in links { ordered[fill[l.buildingIndex]] = l; fill[l.buildingIndex] += 1 }
+        for b in 0..<buildingCount where start[b] < start[b + 1] {
+            let group = start[b]..<start[b + 1]
+            if group.count > 1 {
+                ordered[group].sort { x, y in
+                    if x.confidence != y.confidence { return x.confidence > y.confidence }
+                    let hx = addresses[x.addressIndex].houseNumber, hy = addresses[y.addressIndex].houseNumber
+                    if HouseNumber.less(hx, hy) { return true }
+                    if HouseNumber.less(hy, hx) { return false }
+                    return x.addressIndex < y.addressIndex  // addresses are in id order
+                }
             }
-            for (k, var l) in group.enumerated() {
-                l.isPrimary = k == 0
-                linksOfBuilding[b].append(ordered.count)
-                ordered.append(l)
-            }
+            for k in group { ordered[k].isPrimary = k == group.lowerBound }
         }
         var linkOfAddress = [Int?](repeating: nil, count: addresses.count)
         for (i, l) in ordered.enumerated() { linkOfAddress[l.addressIndex] = i }
         run.links = ordered
         run.linkOfAddress = linkOfAddress
-        run.linksOfBuilding = linksOfBuilding
-        run.unlinkedReason = decisions.enumerated().map { a, d in linkOfAddress[a] == nil ? (d.unlinked?.rawValue ?? "unlinked") : nil }
+        run.buildingLinkStart = start
+        run.unlinkedReason = unlinked.enumerated().map { a, reason in linkOfAddress[a] == nil ? (reason?.rawValue ?? "unlinked") : nil }
     }
 }

@@ -15,14 +15,22 @@ public struct LinkPipeline {
         let start = Date()
     }
 
-    private func stage<T>(_ s: PipelineStage, _ clock: Clock, _ detail: String = "", _ body: () throws -> (T, String)) rethrows -> T {
+    /// `items`: how many things the stage went through (features read, addresses matched), for the progress rate.
+    private func stage<T>(_ s: PipelineStage, _ clock: Clock, _ detail: String = "", items: (T) -> Int? = { _ in nil },
+                          _ body: () throws -> (T, String)) rethrows -> T {
         observer?(.started(s, detail: detail))
         let t0 = Date()
         let (value, done) = try body()
         let dt = Date().timeIntervalSince(t0)
         clock.seconds[s.rawValue, default: 0] += dt
-        observer?(.finished(s, detail: done, seconds: dt))
+        observer?(.finished(s, detail: done, seconds: dt, items: items(value)))
         return value
+    }
+
+    /// A links-only run into a directory writes no geometry: it keeps no lon/lat footprints of
+    /// buildings or unit slices (at 10M buildings those are gigabytes).
+    private var writesGeometry: Bool {
+        options.only != .links || PostgresTarget.conninfo(from: options.outputDirectory) != nil
     }
 
     public func run() throws -> LinkRun {
@@ -70,9 +78,7 @@ public struct LinkPipeline {
                 let addressIn = inside.covering(addressPoints, pool: pool)
                 for i in keepAddress.indices where !addressIn[i] { keepAddress[i] = false; outsideAddresses += 1 }
             }
-            if options.only == .links && PostgresTarget.conninfo(from: options.outputDirectory) == nil {
-                // A links-only run writes no geometry: the lon/lat footprints are not kept beside
-                // the metric ones (at 10M buildings that is over a gigabyte).
+            if !writesGeometry {
                 for i in buildingsIn.items.indices { buildingsIn.items[i].footprint = .empty }
             }
             var buildings = buildingsIn.items
@@ -90,7 +96,7 @@ public struct LinkPipeline {
         }
 
         // index: the footprint tree and accessory structures.
-        let (scene, accessory) = stage(.index, clock) {
+        let (scene, accessory) = stage(.index, clock, items: { $0.0.footprints.count }) {
             let keys = addresses.map { HouseNumber.key(street: $0.streetName, number: $0.houseNumber) }
             let scene = MetricScene(addressPoints: points, addressKeys: keys, footprints: footprints, buildingIDs: buildings.map(\.id))
             let accessory = options.link.strategy == .flyr
@@ -100,31 +106,36 @@ public struct LinkPipeline {
         }
 
         // match
-        let decisions = stage(.match, clock) {
+        // The decisions are kept only as links and reasons (the full decisions of 10M addresses are
+        // most of a gigabyte).
+        var (links, unlinked) = stage(.match, clock, items: { $0.1.count }) {
             let previous = options.previousLinks.isEmpty ? nil
                 : StickyLinks.previousIndices(addressIDs: addresses.map(\.id), buildingIDs: buildings.map(\.id), links: options.previousLinks)
             let (proposals, surroundings) = CandidateSearch.proposals(scene, options: options.link, accessory: accessory, pool: pool,
                                                                      keep: previous.map { $0.map { $0 != nil } })
             let d = ProximityMatcher.decide(scene, proposals: proposals, surroundings: surroundings, accessory: accessory,
                                             options: options.link, previous: previous)
-            return (d, "\(d.filter { $0.link != nil }.count) of \(d.count) linked")
+            let links = d.compactMap(\.link)
+            return ((links, d.map(\.unlinked)), "\(links.count) of \(d.count) linked")
         }
-        var links = decisions.compactMap(\.link)
 
         // split: townhouse rows into unit slices.
         let units: [UnitSlice] = stage(.split, clock) {
             guard options.units == .split else { return ([], "off") }
-            let slices = TownhouseSplitter.split(scene: scene, links: &links, addresses: addresses, buildings: buildings, frame: frame, pool: pool)
+            let slices = TownhouseSplitter.split(scene: scene, links: &links, addresses: addresses, buildings: buildings, frame: frame,
+                                                 pool: pool, slicesInLonLat: writesGeometry)
             return (slices, "\(slices.count) unit slices")
         }
 
         let campaign = options.resolvedCampaignID
         var result = LinkRun(options: options, campaignID: campaign, frame: frame, addresses: addresses, buildings: buildings,
-                             links: [], linkOfAddress: [], unlinkedReason: [], linksOfBuilding: [], units: units,
+                             links: [], linkOfAddress: [], unlinkedReason: [], buildingLinkStart: [], units: units,
                              rejects: addressesIn.rejects + buildingRejects,
                              report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
                                                run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))
-        LinkAssembly.assemble(&result, links: links, decisions: decisions)
+        LinkAssembly.assemble(&result, links: links, unlinked: unlinked)
+        links = []
+        unlinked = []
         // Fingerprint both inputs at once (one core each); the reports below then find them remembered.
         let inputPaths = [buildingSource.spec.location, addressSource.spec.location].filter { path in
             (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
@@ -141,7 +152,7 @@ public struct LinkPipeline {
                          buildingRejects: buildingRejects.count, addressRejects: addressesIn.rejects.count)
         result.report.run.secondsByStage = clock.seconds
         result.report.run.secondsTotal = Date().timeIntervalSince(clock.start)
-        BackgroundRelease.drop((scene, decisions, footprints, points))
+        BackgroundRelease.drop((scene, footprints, points))
         return result
     }
 
@@ -161,41 +172,48 @@ public struct LinkPipeline {
             layerName = t.layerName
             resolvedFields = t.resolvedFields
             attributeFilter = t.attributeFilter
-            featuresRead = t.records.count
+            featuresRead = t.recordCount
             parquet = t.parquet
         }
     }
 
     private func readAndIngest(_ clock: Clock, _ pool: WorkerPool) throws
         -> (Ingest.Result<Building>, Ingest.Result<AddressPoint>, Territory?, SourceSummary, SourceSummary) {
-        // read: both layers at once (separate GDAL datasets), and the territory.
-        let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses") {
+        // read: both layers at once (separate GDAL datasets), and the territory. Records go to
+        // the ingest intakes in batches as they are read, so no layer is ever held as records.
+        let buildingIntake = Ingest.BuildingIntake(), addressIntake = Ingest.AddressIntake()
+        let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses",
+                                                                 items: { $0.0.recordCount + $0.1.recordCount }) {
             let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
-            let tables = try readBoth(within: territory?.footprint.bbox)
-            return ((tables.0, tables.1, territory), "\(tables.0.records.count) buildings, \(tables.1.records.count) addresses")
+            let tables = try readBoth(within: territory?.footprint.bbox, buildingIntake, addressIntake)
+            return ((tables.0, tables.1, territory), "\(tables.0.recordCount) buildings, \(tables.1.recordCount) addresses")
         }
-        // ingest: judge rows and bring them to lon/lat.
-        let (b, a) = try stage(.ingest, clock) {
-            let b = try Ingest.buildings(buildingTable, pool: pool)
-            let a = try Ingest.addresses(addressTable, pool: pool)
+        // ingest: bring the accepted rows to lon/lat, name and order them.
+        let (b, a) = try stage(.ingest, clock, items: { $0.0.items.count + $0.1.items.count }) {
+            let b = try buildingIntake.finish(buildingTable, pool: pool)
+            let a = try addressIntake.finish(addressTable, pool: pool)
             return ((b, a), "\(b.items.count) buildings, \(a.items.count) addresses accepted")
         }
         return (b, a, territory, SourceSummary(buildingTable), SourceSummary(addressTable))
     }
 
     /// Both layers at once, on two threads (separate GDAL datasets); GeoParquet pruned to `lonLatBox`.
-    private func readBoth(within lonLatBox: BBox?) throws -> (SourceTable, SourceTable) {
+    private func readBoth(within lonLatBox: BBox?, _ buildings: Ingest.BuildingIntake,
+                          _ addresses: Ingest.AddressIntake) throws -> (SourceTable, SourceTable) {
         let box = ReadBox()
         let fields = options.fields
         let b = options.buildings, a = options.addresses, parquet = options.parquetReader
+        let intakes = UncheckedBox((buildings, addresses))
         DispatchQueue.concurrentPerform(iterations: 2) { i in
             if i == 0 {
                 box.buildings = Swift.Result { () throws(InputError) in
-                    try SourceReader.read(b, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox)
+                    try SourceReader.read(b, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
+                                          sink: RecordSink { intakes.value.0.consume(&$0) })
                 }
             } else {
                 box.addresses = Swift.Result { () throws(InputError) in
-                    try SourceReader.read(a, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox)
+                    try SourceReader.read(a, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
+                                          sink: RecordSink { intakes.value.1.consume(&$0) })
                 }
             }
         }
@@ -239,27 +257,28 @@ public struct LinkPipeline {
 /// local GeoJSON and FlatGeobuf files to the project's streaming readers (GDAL's drivers are far slower).
 enum SourceReader {
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping,
-                     parquet: RunOptions.ParquetReader = .auto, lonLatBox: BBox? = nil) throws(InputError) -> SourceTable {
+                     parquet: RunOptions.ParquetReader = .auto, lonLatBox: BBox? = nil,
+                     sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
         if spec.isGeoParquet {
             switch parquet {
             case .flyr:
-                return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox)
+                return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink)
             case .gdal:
                 guard GDALEnvironment.hasDriver("Parquet") else {
                     throw InputError("\(role.rawValue): --parquet-reader gdal, but this GDAL has no Parquet driver")
                 }
             case .auto:
                 if !GDALEnvironment.hasDriver("Parquet") {
-                    return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox)
+                    return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink)
                 }
             }
         }
         if GeoJSONSourceReader.handles(spec) {
-            return try GeoJSONSourceReader.read(spec, role: role, mapping: mapping)
+            return try GeoJSONSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
         }
         if FlatGeobufSourceReader.handles(spec) {
-            return try FlatGeobufSourceReader.read(spec, role: role, mapping: mapping)
+            return try FlatGeobufSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
         }
-        return try GDALSourceReader.read(spec, role: role, mapping: mapping)
+        return try GDALSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
     }
 }

@@ -12,11 +12,17 @@ public struct LinkRun: Sendable {
     public var linkOfAddress: [Int?]
     /// For each unlinked address, why.
     public var unlinkedReason: [String?]
-    /// Link indices of each building, primary first.
-    public var linksOfBuilding: [[Int]]
+    /// Where each building's links start in `links` (they are contiguous, primary first); one
+    /// more entry than buildings. See `linksOfBuilding(_:)`.
+    public var buildingLinkStart: [Int]
     public var units: [UnitSlice]
     public var rejects: [Reject]
     public var report: RunReport
+
+    /// Link indices of building `b`, primary first.
+    public func linksOfBuilding(_ b: Int) -> Range<Int> {
+        buildingLinkStart[b]..<buildingLinkStart[b + 1]
+    }
 
     /// The link table id: stable for the same campaign, building and address.
     public func linkID(_ link: Link) -> String {

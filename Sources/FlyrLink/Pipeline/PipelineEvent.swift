@@ -11,7 +11,8 @@ public enum PipelineStage: String, Sendable, CaseIterable {
 /// Progress as events; the CLI decides whether and how to show them (only on a terminal).
 public enum PipelineEvent: Sendable {
     case started(PipelineStage, detail: String)
-    case finished(PipelineStage, detail: String, seconds: Double)
+    /// `items`: how many features, addresses or footprints the stage went through, for a rate.
+    case finished(PipelineStage, detail: String, seconds: Double, items: Int? = nil)
 }
 
 public typealias PipelineObserver = @Sendable (PipelineEvent) -> Void

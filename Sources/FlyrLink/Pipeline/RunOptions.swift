@@ -29,8 +29,8 @@ public struct RunOptions: Sendable, Codable {
     public var link = LinkOptions()
     public var units: UnitsMode = .split
     public var threads: Int = RunOptions.defaultThreads
-    /// `.links`: links.csv, rejects.csv and report.json only; the run's buildings then carry no
-    /// lon/lat footprints (nothing writes them).
+    /// `.links`: links.csv, rejects.csv and report.json only; the run's buildings and unit slices
+    /// then carry no lon/lat footprints (nothing writes them).
     public var only: OutputSelection = .all
     public var fields = FieldMapping()
     public var parquetReader: ParquetReader = .auto

@@ -23,7 +23,7 @@ enum RunSummary {
         c.buildings = run.buildings.count
         c.buildingsRejected = buildingRejects
         c.buildingsOutsideTerritory = outsideBuildings
-        c.buildingsWithAddresses = run.linksOfBuilding.filter { !$0.isEmpty }.count
+        c.buildingsWithAddresses = run.buildings.indices.filter { !run.linksOfBuilding($0).isEmpty }.count
         c.buildingsRepaired = repaired
         c.accessoryBuildings = accessory.filter { $0 }.count
         c.townhomeRows = Set(run.units.map(\.buildingIndex)).count

@@ -74,7 +74,7 @@ public enum PGCampaignWriter {
         try step("writing campaign_buildings") { () throws(PostgresError) in
             let copy = try db.copyIn("COPY \(PGCampaignTables.campaignBuildings.name) (\(PGCampaignTables.campaignBuildings.columnList)) FROM STDIN")
             for (i, b) in run.buildings.enumerated() {
-                copy.text(campaign); copy.text(b.id); copy.int(i + 1); copy.int(run.linksOfBuilding[i].count)
+                copy.text(campaign); copy.text(b.id); copy.int(i + 1); copy.int(run.linksOfBuilding(i).count)
                 copy.bool(unitCount[i] > 0); copy.int(unitCount[i])
                 copy.endRow()
             }
@@ -135,7 +135,7 @@ public enum PGCampaignWriter {
         let copy = try db.copyIn("COPY flyr_stage_buildings (\(spec.columnList)) FROM STDIN")
         for (i, b) in run.buildings.enumerated() {
             copy.text(b.id); copy.text(b.id); copy.text("gold"); copy.multiPolygon(b.footprint)
-            copy.number(b.height, decimals: 2); copy.int(b.levels); copy.int(run.linksOfBuilding[i].count)
+            copy.number(b.height, decimals: 2); copy.int(b.levels); copy.int(run.linksOfBuilding(i).count)
             copy.bool(unitCount[i] > 0); copy.int(unitCount[i])
             copy.endRow()
         }

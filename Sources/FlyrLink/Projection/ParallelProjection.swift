@@ -16,13 +16,27 @@ enum ParallelProjection {
         return parts.flatMap { $0 }
     }
 
-    /// Every point of every footprint, with one PROJ call per footprint (its points are one array).
+    /// Every point of every footprint: the points of a chunk of footprints gathered into one
+    /// buffer for a single PROJ call (a call per footprint costs more than the arithmetic), then
+    /// written back in place.
     static func footprints(_ footprints: [Footprint], pool: WorkerPool, _ make: MakeTransformer) throws(ProjectionError) -> [Footprint] {
         _ = try make()
-        return pool.map(footprints.count, chunkSize: 4096, chunkState: { try? make() }) { _, t, i in
-            guard let t else { return footprints[i].withPoints { $0 = $0.map { _ in Point2(x: .nan, y: .nan) } } }
-            return footprints[i].withPoints { t.forward(&$0) }
+        let chunk = 4096
+        let parts = pool.map((footprints.count + chunk - 1) / chunk, chunkSize: 1) { _, c -> [Footprint] in
+            let slice = footprints[(c * chunk)..<min((c + 1) * chunk, footprints.count)]
+            var flat: [Point2] = []
+            flat.reserveCapacity(slice.reduce(0) { $0 + $1.pointCount })
+            for f in slice { flat += f.points }
+            if let t = try? make() { t.forward(&flat) } else { flat = flat.map { _ in Point2(x: .nan, y: .nan) } }
+            var offset = 0
+            return slice.map { f in
+                defer { offset += f.pointCount }
+                return f.withPoints { pts in
+                    for k in pts.indices { pts[k] = flat[offset + k] }
+                }
+            }
         }
+        return parts.flatMap { $0 }
     }
 }
 

@@ -34,29 +34,31 @@ enum OutputNumber {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var digits = UInt64(scaled)
         scaled = 0
-        var buf = [UInt8](repeating: 0, count: 24)
-        var n = 0
-        var frac = decimals
-        // Trailing zeros of the fraction are not printed.
-        while frac > 0 && digits % 10 == 0 {
-            digits /= 10
-            frac -= 1
-        }
-        var remainingFrac = frac
-        repeat {
-            buf[n] = UInt8(ascii: "0") + UInt8(digits % 10)
-            n += 1
-            digits /= 10
-            remainingFrac -= 1
-            if remainingFrac == 0 {
-                buf[n] = UInt8(ascii: ".")
+        // Digits are produced last first, into a stack buffer (no allocation per number).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buf in
+            var n = 0
+            var frac = decimals
+            // Trailing zeros of the fraction are not printed.
+            while frac > 0 && digits % 10 == 0 {
+                digits /= 10
+                frac -= 1
+            }
+            var remainingFrac = frac
+            repeat {
+                buf[n] = UInt8(ascii: "0") + UInt8(digits % 10)
+                n += 1
+                digits /= 10
+                remainingFrac -= 1
+                if remainingFrac == 0 {
+                    buf[n] = UInt8(ascii: ".")
+                    n += 1
+                }
+            } while digits > 0 || remainingFrac >= 0
+            if buf[n - 1] == UInt8(ascii: ".") {
+                buf[n] = UInt8(ascii: "0")
                 n += 1
             }
-        } while digits > 0 || remainingFrac >= 0
-        if buf[n - 1] == UInt8(ascii: ".") {
-            buf[n] = UInt8(ascii: "0")
-            n += 1
+            for i in stride(from: n - 1, through: 0, by: -1) { out.append(buf[i]) }
         }
-        for i in stride(from: n - 1, through: 0, by: -1) { out.append(buf[i]) }
     }
 }

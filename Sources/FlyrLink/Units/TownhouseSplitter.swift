@@ -10,14 +10,14 @@ enum TownhouseSplitter {
         var building: Int
         /// Address indices in slice order.
         var addresses: [Int]
-        /// Slice footprints in lon/lat, same order.
+        /// Slice footprints in lon/lat, same order (empty footprints when not asked for).
         var slices: [Footprint]
         /// Unit ids, same order.
         var ids: [String]
     }
 
     static func split(scene: MetricScene, links: inout [Link], addresses: [AddressPoint], buildings: [Building],
-                      frame: LocalMetricFrame, pool: WorkerPool) -> [UnitSlice] {
+                      frame: LocalMetricFrame, pool: WorkerPool, slicesInLonLat: Bool = true) -> [UnitSlice] {
         // Links grouped by building: link indices sorted by (building, link), cut where the building changes.
         let byBuilding = links.indices.sorted { links[$0].buildingIndex != links[$1].buildingIndex
             ? links[$0].buildingIndex < links[$1].buildingIndex : $0 < $1 }
@@ -30,14 +30,15 @@ enum TownhouseSplitter {
             if hi - lo >= 2 { candidates.append((b, byBuilding[lo..<hi])) }
             lo = hi
         }
-        let linkSnapshot = links
+        let addressOfLink = links.map(\.addressIndex)  // not a copy of the links, which are changed below
         let plans = pool.map(candidates.count, chunkSize: 256, chunkState: { try? frame.makeTransformer() }) { context, transformer, k -> Plan? in
             let b = candidates[k].building
-            let members = candidates[k].members.map { linkSnapshot[$0].addressIndex }
+            let members = candidates[k].members.map { addressOfLink[$0] }
             guard let order = RowDetector.rowOrder(of: members, building: b, scene: scene, addresses: addresses, context: context),
                   let metricSlices = try? cut(building: b, order: order, scene: scene, context: context),
                   let t = transformer else { return nil }
-            let lonLat = metricSlices.map { f in f.withPoints { t.inverse(&$0) } }
+            // Without lon/lat slices (nothing will write them) the plan keeps only the order.
+            let lonLat = slicesInLonLat ? metricSlices.map { f in f.withPoints { t.inverse(&$0) } } : metricSlices.map { _ in .empty }
             let ids = order.addresses.map { UUIDv5.make(parts: ["unit", buildings[b].id, addresses[$0].id]) }
             return Plan(building: b, addresses: order.addresses, slices: lonLat, ids: ids)
         }

@@ -1,0 +1,49 @@
+/// Where a reader puts the records it reads. A run's ingest attaches a consumer, and the records
+/// reach it in batches as they are read, so a whole layer of records never sits in memory; without
+/// a consumer (inspect, a territory, tests) they are collected into the table.
+final class RecordSink {
+    typealias Consumer = (inout [SourceTable.Record]) -> Void
+
+    private let consumer: Consumer?
+    private let batchSize: Int
+    private var batch: [SourceTable.Record] = []
+    private(set) var collected: [SourceTable.Record] = []
+    /// Records appended so far.
+    private(set) var count = 0
+
+    /// Collects every record.
+    init() {
+        consumer = nil
+        batchSize = 0
+    }
+
+    /// Hands records to `consumer` in batches of `batchSize`, in read order.
+    init(batchSize: Int = 32_768, consumer: @escaping Consumer) {
+        self.consumer = consumer
+        self.batchSize = batchSize
+        batch.reserveCapacity(batchSize)
+    }
+
+    func append(_ record: SourceTable.Record) {
+        count += 1
+        guard let consumer else { collected.append(record); return }
+        batch.append(record)
+        if batch.count >= batchSize {
+            consumer(&batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+
+    func reserveCapacity(_ n: Int) {
+        if consumer == nil { collected.reserveCapacity(n) }
+    }
+
+    /// Hands on what is left and returns the collected records (none when a consumer took them).
+    /// Readers call it once, when they are done.
+    func finish() -> [SourceTable.Record] {
+        if let consumer, !batch.isEmpty { consumer(&batch) }
+        batch = []
+        defer { collected = [] }
+        return collected
+    }
+}
