@@ -248,13 +248,16 @@ final class FlatGeobufReaderTests: XCTestCase {
         XCTAssertNil(try assertSameAsGDAL(try write(w, "nocrs.fgb"), role: .buildings).crsDefinition)
     }
 
-    /// What GDAL reads its own way goes to GDAL: the records are then GDAL's.
+    /// What GDAL reads its own way goes to GDAL: the records are then GDAL's. A consumer sees
+    /// them once: a file that may need GDAL (per-feature geometry types, dates in a wanted column)
+    /// passes nothing on until it has been read to the end.
     func testUnusualContentIsHandedToGDAL() throws {
         let square: [Double] = [0, 0, 1, 0, 1, 1, 0, 1, 0, 0]
         let cases: [(what: String, headerType: UInt8, geometry: [Int: Writer.Field], date: String?)] = [
-            ("ring ends past the coordinates", 3, Writer.geometry(xy: square, ends: [5, 9]), nil),
             ("a date GDAL parses leniently", 3, Writer.geometry(xy: square), "2021/3/4 5:06"),
-            ("a curve", 8, Writer.geometry(xy: square), nil),
+            ("a curve type in the header", 8, Writer.geometry(xy: square), nil),
+            ("a curve among per-feature types", 0, Writer.geometry(type: 8, xy: square), nil),
+            ("a curve in a collection", 7, Writer.geometry(parts: [Writer.geometry(type: 8, xy: square)]), nil),
         ]
         let mapping = FieldMapping(building: ["height": "when"])
         for c in cases {
@@ -262,24 +265,74 @@ final class FlatGeobufReaderTests: XCTestCase {
             w.columns = [Writer.Column(name: "id", type: 11), Writer.Column(name: "when", type: 13)]
             var odd: [(UInt16, [UInt8])] = [(0, Writer.text("odd"))]
             if let date = c.date { odd.append((1, Writer.text(date))) }
-            w.features = [(Writer.geometry(xy: square), Writer.properties([(0, Writer.text("ok"))])), (c.geometry, Writer.properties(odd))]
+            let first = c.headerType == 7 ? Writer.geometry(parts: [Writer.geometry(type: 3, xy: square)]) : Writer.geometry(type: 3, xy: square)
+            w.features = [(first, Writer.properties([(0, Writer.text("ok"))])), (c.geometry, Writer.properties(odd))]
             w.featuresCount = 2
             let spec = SourceSpec(location: try write(w, "odd.fgb"))
             XCTAssertThrowsError(try FlatGeobufSourceReader.readOwn(spec, role: .buildings, mapping: mapping), c.what) { error in
                 guard case .needsGDAL = error as? FlatGeobufProblem else { return XCTFail("\(c.what): \(error)") }
             }
-            let viaReader = Result { try FlatGeobufSourceReader.read(spec, role: .buildings, mapping: mapping) }
-            let viaGDAL = Result { try GDALSourceReader.read(spec, role: .buildings, mapping: mapping) }
-            switch (viaReader, viaGDAL) {
-            case (.success(let a), .success(let b)):
-                XCTAssertEqual(a.reader, "GDAL/FlatGeobuf", c.what)
-                assertSameRecords(a, b)
-            case (.failure(let a), .failure(let b)):
-                XCTAssertEqual("\(a)", "\(b)", c.what)
-            default:
-                XCTFail("\(c.what): \(viaReader) vs \(viaGDAL)")
+            let gdal = try GDALSourceReader.read(spec, role: .buildings, mapping: mapping)
+            var consumed: [SourceTable.Record] = []
+            let sink = RecordSink(batchSize: 1) { consumed.append(contentsOf: $0) }
+            let ours = try FlatGeobufSourceReader.read(spec, role: .buildings, mapping: mapping, sink: sink)
+            XCTAssertEqual(ours.reader, "GDAL/FlatGeobuf", c.what)
+            XCTAssertEqual(ours.recordCount, 2, c.what)
+            XCTAssertEqual(consumed.map(\.ordinal), [1, 2], c.what)
+            XCTAssertEqual(consumed.map(\.values), gdal.records.map(\.values), c.what)
+            XCTAssertEqual(consumed.map(\.geometry), gdal.records.map(\.geometry), c.what)
+            XCTAssertEqual(consumed.map(\.geometryError), gdal.records.map(\.geometryError), c.what)
+        }
+    }
+
+    /// Geometry or properties GDAL refuses to read (it stops the run) stop ours too, with one line.
+    func testContentGDALRefusesIsAnError() throws {
+        let square: [Double] = [0, 0, 1, 0, 1, 1, 0, 1, 0, 0]
+        let id = Writer.properties([(0, Writer.text("x"))])
+        let cases: [(what: String, headerType: UInt8, hasZ: Bool, geometry: [Int: Writer.Field], properties: [UInt8])] = [
+            ("ring ends past the coordinates", 3, false, Writer.geometry(xy: square, ends: [5, 9]), id),
+            ("ring ends out of order", 3, false, Writer.geometry(xy: square + square, ends: [5, 3]), id),
+            ("rings all empty", 3, false, Writer.geometry(xy: square, ends: [0, 0]), id),
+            ("Z values missing", 3, true, Writer.geometry(xy: square, z: [1, 1]), id),
+            ("a point without coordinates", 1, false, Writer.geometry(xy: []), id),
+            ("a multipolygon without parts", 6, false, Writer.geometry(xy: square), id),
+            ("a column given twice", 3, false, Writer.geometry(xy: square), Writer.properties([(0, Writer.text("a")), (0, Writer.text("b"))])),
+            ("a date-time of 40 bytes", 3, false, Writer.geometry(xy: square),
+             Writer.properties([(1, Writer.text(String(repeating: "2020-01-01T00:00:00Z", count: 2)))])),
+        ]
+        for c in cases {
+            var w = Writer(geometryType: c.headerType)
+            w.hasZ = c.hasZ
+            w.columns = [Writer.Column(name: "id", type: 11), Writer.Column(name: "when", type: 13)]
+            w.features = [(c.geometry, c.properties)]
+            w.featuresCount = 1
+            let spec = SourceSpec(location: try write(w, "refused.fgb"))
+            XCTAssertThrowsError(try GDALSourceReader.read(spec, role: .buildings, mapping: FieldMapping()), "GDAL reads \(c.what)")
+            XCTAssertThrowsError(try FlatGeobufSourceReader.read(spec, role: .buildings, mapping: FieldMapping()), c.what) { error in
+                XCTAssertTrue("\(error)".contains("is not a readable FlatGeobuf file: feature 1: "), "\(c.what): \(error)")
+                XCTAssertFalse("\(error)".contains("\n"))
             }
         }
+    }
+
+    /// With a consumer (a run's ingest), records arrive in file order batch by batch, the same as collected.
+    func testRecordsReachAConsumerInOrder() throws {
+        let path = try fgb("a.fgb", from: TestPaths.helsinkiAddresses)
+        let collected = try FlatGeobufSourceReader.readOwn(SourceSpec(location: path), role: .addresses, mapping: FieldMapping(), chunkSize: 4096)
+        var batches = 0
+        var consumed: [SourceTable.Record] = []
+        let sink = RecordSink(batchSize: 100) { batch in
+            batches += 1
+            consumed.append(contentsOf: batch)
+        }
+        let table = try FlatGeobufSourceReader.readOwn(SourceSpec(location: path), role: .addresses, mapping: FieldMapping(),
+                                                       sink: sink, chunkSize: 4096)
+        XCTAssertTrue(table.records.isEmpty)
+        XCTAssertEqual(table.recordCount, 1377)
+        XCTAssertGreaterThan(batches, 10, "4 KB chunks: many batches")
+        XCTAssertEqual(consumed.map(\.ordinal), Array(1...1377))
+        XCTAssertEqual(consumed.map(\.values), collected.records.map(\.values))
+        XCTAssertEqual(consumed.map(\.geometry), collected.records.map(\.geometry))
     }
 
     // MARK: whole runs

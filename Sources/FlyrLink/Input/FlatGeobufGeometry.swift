@@ -1,7 +1,8 @@
 /// Decodes a FlatGeobuf Geometry table (feature.fbs) straight into `SourceGeometry`, giving what
 /// GDAL's reader followed by `WKBReader` gives: Z and M dropped, a point of two NaNs empty.
-/// Geometry that GDAL repairs, skips or refuses (ring ends out of order, a Z array too short, a
-/// curve type) is not decoded here: it asks for GDAL, so the records stay exactly GDAL's.
+/// Geometry GDAL cannot read (coordinates missing, ring ends out of order or past the coordinates,
+/// Z or M values missing) makes GDAL stop reading the file: here it is a damaged file too. Curves,
+/// and collections inside a GeometryCollection, which GDAL reads its own way, are left to GDAL.
 struct FlatGeobufGeometry {
     let hasZ: Bool
     let hasM: Bool
@@ -35,13 +36,14 @@ struct FlatGeobufGeometry {
         case 7:
             return try collection(g)
         default:
-            throw .needsGDAL("geometry type \(type)")
+            if (8...17).contains(type) { throw .needsGDAL("geometry type \(type)") }
+            throw .corrupt("geometry type \(type)")
         }
     }
 
     /// The xy array and how many points it holds, with the Z/M arrays GDAL insists on checked.
     private func coordinates(_ g: FlatBufferTable, checkedFor needed: Int?) throws(FlatGeobufProblem) -> (xy: FlatBufferVector, points: Int) {
-        guard let xy = try g.vector(Self.xySlot, elementSize: 8, "geometry xy") else { throw .needsGDAL("a geometry without coordinates") }
+        guard let xy = try g.vector(Self.xySlot, elementSize: 8, "geometry xy") else { throw .corrupt("a geometry without coordinates") }
         let points = xy.count / 2
         if hasZ { try requireOrdinates(g, Self.zSlot, atLeast: needed ?? points) }
         if hasM { try requireOrdinates(g, Self.mSlot, atLeast: needed ?? points) }
@@ -50,7 +52,7 @@ struct FlatGeobufGeometry {
 
     private func requireOrdinates(_ g: FlatBufferTable, _ slot: Int, atLeast n: Int) throws(FlatGeobufProblem) {
         guard let v = try g.vector(slot, elementSize: 8, "geometry z/m"), v.count >= n else {
-            throw .needsGDAL("Z or M values missing for some coordinates")
+            throw .corrupt("Z or M values missing for some coordinates")
         }
     }
 
@@ -62,7 +64,7 @@ struct FlatGeobufGeometry {
     /// nil for the empty point (both coordinates NaN), as WKB has it.
     private func point(_ g: FlatBufferTable) throws(FlatGeobufProblem) -> Point2? {
         let (xy, points) = try coordinates(g, checkedFor: 1)
-        guard points >= 1 else { throw .needsGDAL("a point without coordinates") }
+        guard points >= 1 else { throw .corrupt("a point without both coordinates") }
         let p = pointAt(xy, 0)
         return p.x.isNaN && p.y.isNaN ? nil : p
     }
@@ -85,10 +87,10 @@ struct FlatGeobufGeometry {
         return ends
     }
 
-    /// Checks each part's end follows the previous one within the coordinates; GDAL judges the rest.
+    /// Checks each part's end follows the previous one within the coordinates.
     private func validEnd(_ ends: FlatBufferVector, _ i: Int, after start: Int, points: Int) throws(FlatGeobufProblem) -> Int {
         let end = Int(ends.uint32(i))
-        guard end >= start, end <= points else { throw .needsGDAL("part ends out of order or past the coordinates") }
+        guard end >= start, end <= points else { throw .corrupt("ring or line ends out of order or past the coordinates") }
         return end
     }
 
@@ -110,7 +112,7 @@ struct FlatGeobufGeometry {
             rings.append(ring(xy, start..<end))
             start = end
         }
-        if start == 0 { throw .needsGDAL("a polygon whose rings are all empty") }
+        if start == 0 { throw .corrupt("a polygon whose rings are all empty") }
         return Polygon(rings: rings)
     }
 
@@ -123,7 +125,7 @@ struct FlatGeobufGeometry {
     }
 
     private func parts(_ g: FlatBufferTable) throws(FlatGeobufProblem) -> [FlatBufferTable] {
-        guard let list = try g.vector(Self.partsSlot, elementSize: 4, "geometry parts") else { throw .needsGDAL("a collection without parts") }
+        guard let list = try g.vector(Self.partsSlot, elementSize: 4, "geometry parts") else { throw .corrupt("a collection without parts") }
         var parts: [FlatBufferTable] = []
         parts.reserveCapacity(list.count)
         for i in 0..<list.count { parts.append(try g.table(in: list, i, "geometry part")) }
@@ -142,7 +144,8 @@ struct FlatGeobufGeometry {
             case 1: if let p = try point(part) { points.append(p) }
             case 3: polygons.append(try polygon(part))
             case 2: _ = try coordinates(part, checkedFor: nil); others = true
-            default: throw .needsGDAL("a nested collection inside a GeometryCollection")
+            case 0: throw .corrupt("a collection part without a geometry type")
+            default: throw .needsGDAL("a collection or curve inside a GeometryCollection")
             }
         }
         if others { return .other(name) }

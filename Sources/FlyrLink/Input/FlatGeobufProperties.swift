@@ -56,7 +56,7 @@ final class FlatGeobufProperties: @unchecked Sendable {
     }
 
     /// Fills `values[slot]` for each wanted column present (others stay nil: unset in GDAL).
-    /// `seen`/`stamp` catch a column given twice, which GDAL versions treat differently.
+    /// `seen`/`stamp` catch a column given twice, which GDAL refuses.
     func read(_ p: UnsafeRawBufferPointer, into values: UnsafeMutableBufferPointer<String?>,
               seen: UnsafeMutableBufferPointer<UInt32>, stamp: UInt32) throws(FlatGeobufProblem) {
         let size = p.count
@@ -67,7 +67,7 @@ final class FlatGeobufProperties: @unchecked Sendable {
             at += 2
             guard hasColumns else { throw .corrupt("properties but no columns in the header") }
             guard column < columnCount else { throw .corrupt("property for column \(column) of \(columnCount)") }
-            guard seen[column] != stamp else { throw .needsGDAL("column \(column) given twice in one feature") }
+            guard seen[column] != stamp else { throw .corrupt("column \(column) given twice") }
             seen[column] = stamp
             let slot = slotOfColumn[column]
             switch types[column] {
@@ -123,7 +123,7 @@ final class FlatGeobufProperties: @unchecked Sendable {
                 at += length
                 switch types[column] {
                 case .dateTime:
-                    guard length <= 32 else { throw .needsGDAL("a date-time value of \(length) bytes") }
+                    guard length <= 32 else { throw .corrupt("a date-time value of \(length) bytes") }  // GDAL's limit
                     if slot >= 0 { values[slot] = try FlatGeobufDateTime.text(bytes) }
                 case .binary:
                     if slot >= 0 { values[slot] = OGRFieldText.hex(bytes) }

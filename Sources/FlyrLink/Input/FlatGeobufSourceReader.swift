@@ -16,11 +16,7 @@ enum FlatGeobufSourceReader {
 
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
         do {
-            var table = try readOwn(spec, role: role, mapping: mapping)
-            for record in table.records { sink.append(record) }
-            table.records = sink.finish()
-            table.recordCount = sink.count
-            return table
+            return try readOwn(spec, role: role, mapping: mapping, sink: sink)
         } catch {
             switch error {
             case .needsGDAL:
@@ -33,10 +29,11 @@ enum FlatGeobufSourceReader {
 
     /// As `read`, but reports what it could not read itself instead of handing it to GDAL.
     /// `chunkSize`: bytes read at a time (tests make it small to cross chunk boundaries often).
-    static func readOwn(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping,
+    static func readOwn(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink(),
                         chunkSize: Int = 8 << 20) throws(FlatGeobufProblem) -> SourceTable {
         let file = try FlatGeobufFile(path: spec.location)
         let header = file.header
+        guard header.geometryType < 8 else { throw .needsGDAL("geometry type \(header.geometryType)") }
         let fields = try FlatGeobufFieldPlan(header: header, role: role, mapping: mapping)
         let crs = try crsDefinition(header.crs, spec: spec)
         let plan = FlatGeobufFeatureDecoder.Plan(
@@ -47,7 +44,32 @@ enum FlatGeobufSourceReader {
         // One decoder per core (each feature is decoded on its own, so the count changes no record).
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
         let decoders = (0..<workers).map { _ in FlatGeobufFeatureDecoder(plan: plan) }
-        let records = try decodeAll(file, decoders: decoders, chunkSize: chunkSize)
+        // Records go on to the sink batch by batch, unless a feature may still turn out to be GDAL's
+        // to read (per-feature geometry types may be curves; dates in a wanted column may take a
+        // form GDAL parses its own way): then nothing is passed on until the whole file is read.
+        let wantsDates = fields.wantedColumns.contains { header.columns?[$0].type == .dateTime }
+        let streams = (1...6).contains(header.geometryType) && !wantsDates
+        var held: [[SourceTable.Record]] = []
+        var passedOn = 0
+        do throws(FlatGeobufProblem) {
+            try file.forEachBatch(chunkSize: chunkSize) { batch throws(FlatGeobufProblem) in
+                var records = try decode(batch, decoders: decoders)
+                if streams {
+                    passedOn += records.count
+                    sink.append(contentsOf: &records)
+                } else {
+                    held.append(records)
+                }
+            }
+        } catch {
+            // Streaming files meet no GDAL-only content (see above); were one to, the records before
+            // it are already taken and GDAL could not start over.
+            if case .needsGDAL(let why) = error, passedOn > 0 {
+                throw .corrupt("after \(passedOn) features: \(why), which only GDAL reads")
+            }
+            throw error
+        }
+        for i in held.indices { sink.append(contentsOf: &held[i]) }
         var hits = plan.lookups.map { [Int](repeating: 0, count: $0.count) }
         for d in decoders {
             let counts = d.hitCounts
@@ -55,55 +77,23 @@ enum FlatGeobufSourceReader {
         }
         return SourceTable(spec: spec, role: role, reader: name, layerName: header.name ?? "unknown",
                            crsDefinition: crs, resolvedFields: fields.resolved(hits: hits),
-                           attributeFilter: nil, records: records, recordCount: records.count)
+                           attributeFilter: nil, records: sink.finish(), recordCount: sink.count)
     }
 
-    /// Every feature's record, in file order. With the header's count the records are decoded
-    /// straight into the array's storage, each thread touching its own slots first; without it
-    /// (a streamed file) the array grows batch by batch.
-    private static func decodeAll(_ file: FlatGeobufFile, decoders: [FlatGeobufFeatureDecoder],
-                                  chunkSize: Int) throws(FlatGeobufProblem) -> [SourceTable.Record] {
+    /// A batch's records, in file order.
+    private static func decode(_ batch: FlatGeobufFile.Batch, decoders: [FlatGeobufFeatureDecoder]) throws(FlatGeobufProblem) -> [SourceTable.Record] {
         var failure: FlatGeobufProblem?
-        // A feature takes at least 16 bytes: a damaged count cannot ask for more room than the file could fill.
-        let capacity = min(Int(file.header.featuresCount), file.fileSize / 16)
-        if capacity > 0 {
-            let records = [SourceTable.Record](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                do throws(FlatGeobufProblem) {
-                    try file.forEachBatch(chunkSize: chunkSize) { batch throws(FlatGeobufProblem) in
-                        let end = batch.firstIndex + batch.features.count
-                        guard end <= capacity else { throw .corrupt("features after the \(capacity)th are too small to be features") }
-                        try decodeInParallel(batch, decoders: decoders, into: UnsafeMutableBufferPointer(rebasing: buffer[batch.firstIndex..<end]))
-                        initialized = end
-                    }
-                } catch {
-                    failure = error
-                }
+        let records = [SourceTable.Record](unsafeUninitializedCapacity: batch.features.count) { slots, initialized in
+            do throws(FlatGeobufProblem) {
+                try decodeInParallel(batch, decoders: decoders, into: slots)
+                initialized = batch.features.count
+            } catch {
+                failure = error  // nothing initialised
             }
-            if let failure { throw failure }
-            return records
         }
-        var records: [SourceTable.Record] = []
-        try file.forEachBatch(chunkSize: chunkSize) { batch throws(FlatGeobufProblem) in
-            let n = batch.features.count
-            let base = records.count
-            records.append(contentsOf: repeatElement(placeholder, count: n))
-            records.withUnsafeMutableBufferPointer { all in
-                let slots = UnsafeMutableBufferPointer(rebasing: all[base..<(base + n)])
-                _ = slots.deinitialize()
-                do throws(FlatGeobufProblem) {
-                    try decodeInParallel(batch, decoders: decoders, into: slots)
-                } catch {
-                    slots.initialize(repeating: placeholder)
-                    failure = error
-                }
-            }
-            if let failure { throw failure }
-        }
+        if let failure { throw failure }
         return records
     }
-
-    /// A record slot's content until its feature is decoded (no allocation).
-    private static let placeholder = SourceTable.Record(ordinal: 0, values: [], wkb: nil)
 
     /// Decodes a batch into `slots` (uninitialised, one per feature). The batch is cut into
     /// contiguous parts, several per decoder, which the decoders take in turn (features differ in
