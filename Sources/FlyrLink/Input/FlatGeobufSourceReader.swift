@@ -50,17 +50,22 @@ enum FlatGeobufSourceReader {
         let wantsDates = fields.wantedColumns.contains { header.columns?[$0].type == .dateTime }
         let streams = (1...6).contains(header.geometryType) && !wantsDates
         var held: [[SourceTable.Record]] = []
+        // A streamed batch is passed on while the next one is decoded (the consumer, a run's
+        // ingest, works on one thread; the decoders would otherwise wait for it).
+        let pending = PendingBatch(sink)
         var passedOn = 0
         do throws(FlatGeobufProblem) {
             try file.forEachBatch(chunkSize: chunkSize) { batch throws(FlatGeobufProblem) in
-                var records = try decode(batch, decoders: decoders)
+                let passOn: @Sendable () -> Void = { pending.pass() }
+                let records = try decode(batch, decoders: decoders, alongside: pending.records.isEmpty ? nil : passOn)
                 if streams {
                     passedOn += records.count
-                    sink.append(contentsOf: &records)
+                    pending.records = records
                 } else {
                     held.append(records)
                 }
             }
+            pending.pass()
         } catch {
             // Streaming files meet no GDAL-only content (see above); were one to, the records before
             // it are already taken and GDAL could not start over.
@@ -80,12 +85,26 @@ enum FlatGeobufSourceReader {
                            attributeFilter: nil, records: sink.finish(), recordCount: sink.count)
     }
 
-    /// A batch's records, in file order.
-    private static func decode(_ batch: FlatGeobufFile.Batch, decoders: [FlatGeobufFeatureDecoder]) throws(FlatGeobufProblem) -> [SourceTable.Record] {
+    /// Decoded records waiting to be passed on, and the sink they go to (used by one thread at a time).
+    private final class PendingBatch: @unchecked Sendable {
+        let sink: RecordSink
+        var records: [SourceTable.Record] = []
+
+        init(_ sink: RecordSink) { self.sink = sink }
+
+        func pass() {
+            guard !records.isEmpty else { return }
+            sink.append(contentsOf: &records)
+        }
+    }
+
+    /// A batch's records, in file order; `alongside` runs on its own thread meanwhile.
+    private static func decode(_ batch: FlatGeobufFile.Batch, decoders: [FlatGeobufFeatureDecoder],
+                               alongside: (@Sendable () -> Void)? = nil) throws(FlatGeobufProblem) -> [SourceTable.Record] {
         var failure: FlatGeobufProblem?
         let records = [SourceTable.Record](unsafeUninitializedCapacity: batch.features.count) { slots, initialized in
             do throws(FlatGeobufProblem) {
-                try decodeInParallel(batch, decoders: decoders, into: slots)
+                try decodeInParallel(batch, decoders: decoders, into: slots, alongside: alongside)
                 initialized = batch.features.count
             } catch {
                 failure = error  // nothing initialised
@@ -100,7 +119,8 @@ enum FlatGeobufSourceReader {
     /// size: fixed halves left one thread waiting for the other). Either every slot is
     /// initialised or, on a problem, none is.
     private static func decodeInParallel(_ batch: FlatGeobufFile.Batch, decoders: [FlatGeobufFeatureDecoder],
-                                         into slots: UnsafeMutableBufferPointer<SourceTable.Record>) throws(FlatGeobufProblem) {
+                                         into slots: UnsafeMutableBufferPointer<SourceTable.Record>,
+                                         alongside: (@Sendable () -> Void)?) throws(FlatGeobufProblem) {
         let n = batch.features.count
         let parts = max(1, min(n / 128, decoders.count * 8))
         let workers = min(decoders.count, parts)
@@ -110,7 +130,8 @@ enum FlatGeobufSourceReader {
         failures.withUnsafeMutableBufferPointer { failures in
             done.withUnsafeMutableBufferPointer { done in
                 let shared = UncheckedBox((decoders, slots, failures, done, batch))
-                DispatchQueue.concurrentPerform(iterations: workers) { w in
+                DispatchQueue.concurrentPerform(iterations: workers + (alongside == nil ? 0 : 1)) { w in
+                    guard w < workers else { alongside?(); return }
                     let (decoders, slots, failures, done, batch) = shared.value
                     let decoder = decoders[w]
                     while let part = next.take(below: parts) {
