@@ -14,6 +14,7 @@ enum GeoJSONGeometry {
         if try s.peek() == UInt8(ascii: "n") { try s.literal("null"); return nil }
         var type: String?
         var coordinates: Coordinates?
+        var flat: FlatCoordinates?
         var parts: [SourceGeometry?] = []
         guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { throw Invalid(description: "geometry object without a type") }
         repeat {
@@ -21,7 +22,16 @@ enum GeoJSONGeometry {
             try s.expect(UInt8(ascii: ":"))
             switch key {
             case "type": type = try s.scalarText()
-            case "coordinates": coordinates = try readCoordinates(&s, depth: 0)
+            case "coordinates":
+                // The regular case (every array at one depth, none empty) in flat arrays; anything
+                // else is read again the general way.
+                let mark = s.i
+                if let f = try FlatCoordinates.read(&s) {
+                    flat = f
+                } else {
+                    s.i = mark
+                    coordinates = try readCoordinates(&s, depth: 0)
+                }
             case "geometries":
                 guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { break }
                 repeat { parts.append(try read(&s)) } while try s.more(closer: UInt8(ascii: "]"))
@@ -29,6 +39,10 @@ enum GeoJSONGeometry {
             }
         } while try s.more(closer: UInt8(ascii: "}"))
         guard let type else { throw Invalid(description: "geometry object without a type") }
+        if let flat {
+            if let g = flat.geometry(type) { return g }
+            coordinates = flat.nested
+        }
         return try make(type, coordinates, parts)
     }
 
@@ -94,6 +108,73 @@ enum GeoJSONGeometry {
             return .empty(type)
         default:
             throw Invalid(description: "unknown geometry type \(type)")
+        }
+    }
+
+    /// Coordinates read into one points array with, per nesting level, where each array ends:
+    /// no allocation per position (the nested form boxes every one).
+    struct FlatCoordinates {
+        var points: [Point2] = []
+        /// `ends[L]`: for each array at level L (1 = positions, 2 = rings of a polygon, 3 = polygons),
+        /// the end of its children in level L-1 (points for L = 1).
+        var ends: [[Int]] = [[], [], [], []]
+        /// The level of the outermost array (0: a single position).
+        var depth = 0
+
+        /// Nil when the coordinates are not regular: an empty array, mixed depths, deeper than 3.
+        static func read(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> FlatCoordinates? {
+            var f = FlatCoordinates()
+            guard let level = try f.readArray(&s) else { return nil }
+            f.depth = level
+            return f
+        }
+
+        private mutating func readArray(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> Int? {
+            guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return nil }
+            if try s.peek() != UInt8(ascii: "[") {
+                let x = try s.number()
+                guard try s.more(closer: UInt8(ascii: "]")) else { throw s.fail("a position needs at least two numbers") }
+                let y = try s.number()
+                while try s.more(closer: UInt8(ascii: "]")) { _ = try s.number() }  // Z, M
+                points.append(Point2(x: x, y: y))
+                return 0
+            }
+            var childLevel: Int?
+            repeat {
+                guard let l = try readArray(&s), childLevel == nil || childLevel == l, l < 3 else { return nil }
+                childLevel = l
+            } while try s.more(closer: UInt8(ascii: "]"))
+            let level = childLevel! + 1
+            ends[level].append(level == 1 ? points.count : ends[level - 1].count)
+            return level
+        }
+
+        /// The geometry when the type's expected depth matches; nil otherwise (the general path
+        /// then gives the same result or error as before).
+        func geometry(_ type: String) -> SourceGeometry? {
+            func rings(_ range: Range<Int>) -> [[Point2]] {
+                range.map { r in Array(points[(r == 0 ? 0 : ends[1][r - 1])..<ends[1][r]]) }
+            }
+            func polygon(_ p: Int) -> Polygon {
+                Polygon(rings: rings((p == 0 ? 0 : ends[2][p - 1])..<ends[2][p]))
+            }
+            switch (type, depth) {
+            case ("Point", 0): return .point(points[0])
+            case ("MultiPoint", 1): return .multiPoint(points)
+            case ("Polygon", 2): return .polygons([polygon(0)])
+            case ("MultiPolygon", 3): return .polygons((0..<ends[2].count).map(polygon))
+            default: return nil
+            }
+        }
+
+        /// The nested form, for the general path.
+        var nested: Coordinates {
+            func level(_ l: Int, _ i: Int) -> Coordinates {
+                if l == 0 { return .position(points[i]) }
+                let start = i == 0 ? 0 : ends[l][i - 1]
+                return .list((start..<ends[l][i]).map { level(l - 1, $0) })
+            }
+            return level(depth, 0)
         }
     }
 }

@@ -11,8 +11,28 @@ struct GeoJSONScanner {
 
     let bytes: UnsafeRawBufferPointer
     var i = 0
+    /// With a mapped file: how far its pages have been handed back (see `releaseConsumed`).
+    private var released = 0
+    private let releasesPages: Bool
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    /// `mapped`: the bytes are a private file mapping whose pages may be dropped once read.
+    init(_ bytes: UnsafeRawBufferPointer, mapped: Bool = false) {
+        self.bytes = bytes
+        releasesPages = mapped
+    }
+
+    /// Drops the mapped file's pages behind the read position once 64 MB have been read past the
+    /// last release: a feature is never read twice, and a multi-gigabyte GeoJSON file would
+    /// otherwise stay resident (and count in the process's memory) until the end of the read.
+    mutating func releaseConsumed() {
+        let step = 64 << 20
+        guard releasesPages, i - released >= step, let base = bytes.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (Int(bitPattern: base) + released + page - 1) / page * page
+        let end = (Int(bitPattern: base) + i - 4096) / page * page  // keep the current feature's page
+        if end > start { madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_DONTNEED) }
+        released = i - 4096
+    }
 
     var atEnd: Bool { i >= bytes.count }
 
@@ -63,6 +83,24 @@ struct GeoJSONScanner {
                 let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<i])
                 i += 1
                 return escaped ? try unescape(raw, at: start) : String(decoding: raw, as: UTF8.self)
+            }
+            i += 1
+        }
+        throw fail("unterminated string")
+    }
+
+    /// Where a string's bytes are in the file when it has no escapes; nil (and the scanner back
+    /// where it was) when it has some.
+    mutating func plainStringSpan() throws(Failure) -> Range<Int>? {
+        let mark = i
+        try expect(UInt8(ascii: "\""))
+        let start = i
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\\") { i = mark; return nil }
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                return start..<(i - 1)
             }
             i += 1
         }

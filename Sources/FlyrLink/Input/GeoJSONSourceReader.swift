@@ -15,16 +15,16 @@ enum GeoJSONSourceReader {
     }
 
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
-        let data: Data
+        let file: MappedFile
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: spec.location), options: .alwaysMapped)
+            file = try MappedFile(path: spec.location)
         } catch {
-            throw InputError("\(role.rawValue): cannot read \(spec.location): \(error.localizedDescription)")
+            throw InputError("\(role.rawValue): \(error.message)")
         }
         let fields = mapping.candidates(for: role)
         var state = ReadState(fields: fields, sink: sink)
-        let result: Result<Void, GeoJSONScanner.Failure> = data.withUnsafeBytes { raw in
-            var scanner = GeoJSONScanner(raw)
+        let result: Result<Void, GeoJSONScanner.Failure> = withExtendedLifetime(file) {
+            var scanner = GeoJSONScanner(file.bytes, mapped: true)
             return Result { () throws(GeoJSONScanner.Failure) in
                 try readTopLevel(&scanner, &state)
             }
@@ -78,6 +78,18 @@ enum GeoJSONSourceReader {
         func lookup(_ key: String) -> [(field: Int, rank: Int)]? {
             wanted[key] ?? wanted[key.lowercased()]
         }
+
+        /// Property keys seen so far, as bytes, with what they feed: every feature repeats the same
+        /// few keys, and comparing bytes is cheaper than making and hashing a string each time.
+        var keyCache: [(key: [UInt8], targets: [(field: Int, rank: Int)]?)] = []
+
+        mutating func lookup(_ span: Range<Int>, in bytes: UnsafeRawBufferPointer) -> [(field: Int, rank: Int)]? {
+            let key = UnsafeRawBufferPointer(rebasing: bytes[span])
+            for entry in keyCache where entry.key.count == key.count && entry.key.elementsEqual(key) { return entry.targets }
+            let targets = lookup(String(decoding: key, as: UTF8.self))
+            if keyCache.count < 256 { keyCache.append((Array(key), targets)) }
+            return targets
+        }
     }
 
     /// Top-level values until the end: FeatureCollections, or Features one after another (GeoJSONSeq).
@@ -88,6 +100,7 @@ enum GeoJSONSourceReader {
             s.skipSpace()
             if s.atEnd { return }
             try readObject(&s, &state, topLevel: true)
+            s.releaseConsumed()
         }
     }
 
@@ -111,7 +124,10 @@ enum GeoJSONSourceReader {
                 isFeature = type == "Feature" || isFeature
             case "features" where topLevel:
                 guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { break }
-                repeat { try readObject(&s, &state, topLevel: false) } while try s.more(closer: UInt8(ascii: "]"))
+                repeat {
+                    try readObject(&s, &state, topLevel: false)
+                    s.releaseConsumed()
+                } while try s.more(closer: UInt8(ascii: "]"))
             case "crs" where topLevel:
                 state.crs = try crsName(&s)
             case "id":
@@ -158,9 +174,9 @@ enum GeoJSONSourceReader {
         if try s.peek() == UInt8(ascii: "n") { try s.literal("null"); return }
         guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
         repeat {
-            let key = try s.string()
+            let targets = if let span = try s.plainStringSpan() { state.lookup(span, in: s.bytes) } else { state.lookup(try s.string()) }
             try s.expect(UInt8(ascii: ":"))
-            guard let targets = state.lookup(key) else { try s.skipValue(); continue }
+            guard let targets else { try s.skipValue(); continue }
             let value = try s.scalarText()
             for (f, rank) in targets {
                 state.keySeen[f] = true

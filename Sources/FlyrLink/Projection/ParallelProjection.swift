@@ -1,5 +1,5 @@
-/// Transforms many coordinates through PROJ in parallel chunks, each chunk with its own
-/// transformer (a PROJ object is confined to one thread).
+/// Transforms many coordinates through PROJ in parallel chunks, each worker thread with its own
+/// transformer (a PROJ object is confined to one thread, and making one costs about a millisecond).
 enum ParallelProjection {
     typealias MakeTransformer = @Sendable () throws(ProjectionError) -> CoordinateTransformer
 
@@ -7,9 +7,9 @@ enum ParallelProjection {
                        _ make: MakeTransformer) throws(ProjectionError) -> [Point2] {
         _ = try make()  // fail here, once, if PROJ cannot build the transformation
         let chunk = 16_384
-        let parts = pool.map((points.count + chunk - 1) / chunk, chunkSize: 1) { _, c -> [Point2] in
+        let parts = pool.map((points.count + chunk - 1) / chunk, chunkSize: 1, workerState: { try? make() }) { _, t, c -> [Point2] in
             var slice = Array(points[(c * chunk)..<min((c + 1) * chunk, points.count)])
-            guard let t = try? make() else { return slice.map { _ in Point2(x: .nan, y: .nan) } }
+            guard let t else { return slice.map { _ in Point2(x: .nan, y: .nan) } }
             if inverse { t.inverse(&slice) } else { t.forward(&slice) }
             return slice
         }
@@ -22,12 +22,12 @@ enum ParallelProjection {
     static func footprints(_ footprints: [Footprint], pool: WorkerPool, _ make: MakeTransformer) throws(ProjectionError) -> [Footprint] {
         _ = try make()
         let chunk = 4096
-        let parts = pool.map((footprints.count + chunk - 1) / chunk, chunkSize: 1) { _, c -> [Footprint] in
+        let parts = pool.map((footprints.count + chunk - 1) / chunk, chunkSize: 1, workerState: { try? make() }) { _, t, c -> [Footprint] in
             let slice = footprints[(c * chunk)..<min((c + 1) * chunk, footprints.count)]
             var flat: [Point2] = []
             flat.reserveCapacity(slice.reduce(0) { $0 + $1.pointCount })
             for f in slice { flat += f.points }
-            if let t = try? make() { t.forward(&flat) } else { flat = flat.map { _ in Point2(x: .nan, y: .nan) } }
+            if let t { t.forward(&flat) } else { flat = flat.map { _ in Point2(x: .nan, y: .nan) } }
             var offset = 0
             return slice.map { f in
                 defer { offset += f.pointCount }

@@ -15,18 +15,39 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Runs `body(context, chunk)` for every chunk in 0..<chunkCount, on up to `threadCount` threads.
     func forEachChunk(_ chunkCount: Int, _ body: (GEOSContext, Int) -> Void) {
+        forEachChunk(chunkCount, workerState: { () }) { context, _, chunk in body(context, chunk) }
+    }
+
+    /// As `forEachChunk`, with state made once per worker thread (a PROJ transformer: costly to
+    /// make, confined to one thread) and passed to each of its chunks.
+    func forEachChunk<S>(_ chunkCount: Int, workerState: () -> S, _ body: (GEOSContext, inout S, Int) -> Void) {
         guard chunkCount > 0 else { return }
         let next = ChunkCounter()
         let workers = min(threadCount, chunkCount)
         withoutActuallyEscaping(body) { body in
-            let box = UncheckedBox(body)
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                let context = contexts[w]
-                while let chunk = next.take(below: chunkCount) {
-                    box.value(context, chunk)
+            withoutActuallyEscaping(workerState) { workerState in
+                let box = UncheckedBox((body, workerState))
+                DispatchQueue.concurrentPerform(iterations: workers) { w in
+                    let context = contexts[w]
+                    var state = box.value.1()
+                    while let chunk = next.take(below: chunkCount) {
+                        box.value.0(context, &state, chunk)
+                    }
                 }
             }
         }
+    }
+
+    /// As `map`, with state made once per worker thread (see `forEachChunk(_:workerState:_:)`).
+    func map<T, S>(_ count: Int, chunkSize: Int = 1024, workerState: () -> S, _ transform: (GEOSContext, inout S, Int) -> T) -> [T] {
+        guard count > 0 else { return [] }
+        let chunks = (count + chunkSize - 1) / chunkSize
+        let slots = ResultSlots<T>(count: count)
+        forEachChunk(chunks, workerState: workerState) { ctx, state, chunk in
+            let lo = chunk * chunkSize
+            for i in lo..<min(lo + chunkSize, count) { slots.set(i, transform(ctx, &state, i)) }
+        }
+        return slots.finish()
     }
 
     /// Maps 0..<count to results in index order, computed in chunks on the workers.

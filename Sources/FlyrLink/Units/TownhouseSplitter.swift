@@ -31,7 +31,7 @@ enum TownhouseSplitter {
             lo = hi
         }
         let addressOfLink = links.map(\.addressIndex)  // not a copy of the links, which are changed below
-        let plans = pool.map(candidates.count, chunkSize: 256, chunkState: { try? frame.makeTransformer() }) { context, transformer, k -> Plan? in
+        let plans = pool.map(candidates.count, chunkSize: 256, workerState: { try? frame.makeTransformer() }) { context, transformer, k -> Plan? in
             let b = candidates[k].building
             let members = candidates[k].members.map { addressOfLink[$0] }
             guard let order = RowDetector.rowOrder(of: members, building: b, scene: scene, addresses: addresses, context: context),
