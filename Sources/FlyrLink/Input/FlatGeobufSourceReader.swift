@@ -49,6 +49,8 @@ enum FlatGeobufSourceReader {
         // form GDAL parses its own way): then nothing is passed on until the whole file is read.
         let wantsDates = fields.wantedColumns.contains { header.columns?[$0].type == .dateTime }
         let streams = (1...6).contains(header.geometryType) && !wantsDates
+        // The header's count, unless the file could not hold that many features (16 bytes at least).
+        sink.reserveCapacity(min(Int(header.featuresCount), file.fileSize / 16))
         var held: [[SourceTable.Record]] = []
         // A streamed batch is passed on while the next one is decoded (the consumer, a run's
         // ingest, works on one thread; the decoders would otherwise wait for it).
