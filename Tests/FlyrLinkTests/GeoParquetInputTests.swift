@@ -27,7 +27,7 @@ final class GeoParquetInputTests: XCTestCase {
                                   out: dir.appendingPathComponent("parquet"))
         XCTAssertEqual(fromParquet.report.inputs["buildings"]?.reader, "flyr-link GeoParquet reader")
         XCTAssertEqual(fromParquet.report.inputs["buildings"]?.parquet?.rowGroupsTotal, 4)
-        XCTAssertEqual(fromFGB.report.inputs["buildings"]?.reader, "GDAL/FlatGeobuf")
+        XCTAssertEqual(fromFGB.report.inputs["buildings"]?.reader, "flyr-link FlatGeobuf reader")
         let a = try OutputFiles.comparableContents(dir.appendingPathComponent("fgb"))
         let b = try OutputFiles.comparableContents(dir.appendingPathComponent("parquet"))
         for name in RunWriter.files where name != "report.json" {

@@ -34,6 +34,23 @@ final class RecordSink {
         }
     }
 
+    /// Appends a whole batch, read after the records appended before it. With a consumer the
+    /// batch itself is handed on (its records are not copied); `records` is left empty.
+    func append(contentsOf records: inout [SourceTable.Record]) {
+        count += records.count
+        guard let consumer else {
+            collected.append(contentsOf: records)
+            records = []
+            return
+        }
+        if !batch.isEmpty {
+            consumer(&batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+        consumer(&records)
+        records = []
+    }
+
     func reserveCapacity(_ n: Int) {
         if consumer == nil { collected.reserveCapacity(n) }
     }

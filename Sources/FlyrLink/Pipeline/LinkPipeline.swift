@@ -272,7 +272,7 @@ public struct LinkPipeline {
 
 /// Which reader a source goes to: GDAL for everything it opens; GeoParquet to GDAL's Parquet
 /// driver when the linked GDAL has one, else (Debian's GDAL 3.6) to the project's own reader;
-/// local GeoJSON files to the project's streaming GeoJSON reader (GDAL's driver is far slower).
+/// local GeoJSON and FlatGeobuf files to the project's streaming readers (GDAL's drivers are far slower).
 enum SourceReader {
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping,
                      parquet: RunOptions.ParquetReader = .auto, lonLatBox: BBox? = nil,
@@ -293,6 +293,9 @@ enum SourceReader {
         }
         if GeoJSONSourceReader.handles(spec) {
             return try GeoJSONSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
+        }
+        if FlatGeobufSourceReader.handles(spec) {
+            return try FlatGeobufSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
         }
         return try GDALSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
     }

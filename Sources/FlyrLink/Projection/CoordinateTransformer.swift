@@ -95,6 +95,16 @@ enum CRSInfo {
         return proj_is_equivalent_to_with_ctx(ctx, crs, wgs84, PJ_COMP_EQUIVALENT_EXCEPT_AXIS_ORDER_GEOGCRS) == 1
     }
 
+    /// True when PROJ can build a CRS from the definition.
+    static func isKnown(_ definition: String) -> Bool {
+        guard let ctx = proj_context_create() else { return false }
+        defer { proj_context_destroy(ctx) }
+        proj_log_level(ctx, PJ_LOG_NONE)
+        guard let crs = proj_create(ctx, definition) else { return false }
+        proj_destroy(crs)
+        return true
+    }
+
     /// "EPSG:25832" style name when the definition carries an authority code.
     static func authorityName(_ definition: String) -> String? {
         guard let ctx = proj_context_create() else { return nil }

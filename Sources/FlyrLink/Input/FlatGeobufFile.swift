@@ -1,0 +1,138 @@
+import Foundation
+
+/// A .fgb file read front to back with pread(2) in large chunks: the header first, then the
+/// features in batches — a chunk of the file and where each whole feature lies in it. Only one
+/// chunk is in memory at a time (the file may be far larger than memory), and the spatial
+/// index is skipped, not read: features are wanted in file order, as GDAL gives them.
+final class FlatGeobufFile {
+    let path: String
+    let header: FlatGeobufHeader
+    let fileSize: Int
+    private let fd: Int32
+    /// File offset of the first feature's size prefix.
+    private let featuresOffset: Int
+
+    /// Features of one chunk: `bytes` is valid only during the call it is passed to.
+    struct Batch {
+        let bytes: UnsafeRawBufferPointer
+        /// Each feature's flatbuffer (without its size prefix), in file order.
+        let features: [Range<Int>]
+        /// 0-based index in the file of the first feature.
+        let firstIndex: Int
+    }
+
+    init(path: String) throws(FlatGeobufProblem) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .needsGDAL("cannot open: \(String(cString: strerror(errno)))") }
+        do {
+            (fileSize, header, featuresOffset) = try Self.readHeader(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        self.fd = fd
+        #if os(Linux)
+        _ = posix_fadvise(fd, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
+        #endif
+    }
+
+    /// The file's size, its header, and where the features start (after the spatial index).
+    private static func readHeader(_ fd: Int32) throws(FlatGeobufProblem) -> (Int, FlatGeobufHeader, Int) {
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw .needsGDAL("not a regular file") }
+        let fileSize = Int(st.st_size)
+        // Anything that is not FlatGeobuf 3 is GDAL's to identify (or refuse).
+        let prefix = UnsafeMutableRawBufferPointer.allocate(byteCount: FlatGeobufHeader.prefixSize, alignment: 8)
+        defer { prefix.deallocate() }
+        let got = try readFully(fd, prefix, at: 0)
+        guard got >= 4, Array(prefix[0..<4]) == FlatGeobufHeader.magic else { throw .needsGDAL("no FlatGeobuf 3 magic bytes") }
+        guard got == prefix.count else { throw .corrupt("file ends inside the header") }
+        let headerSize = Int(prefix.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian)
+        guard headerSize <= FlatGeobufHeader.maxSize else { throw .needsGDAL("header of \(headerSize) bytes") }
+        let headerBytes = UnsafeMutableRawBufferPointer.allocate(byteCount: headerSize, alignment: 8)
+        defer { headerBytes.deallocate() }
+        guard try readFully(fd, headerBytes, at: FlatGeobufHeader.prefixSize) == headerSize else {
+            throw .corrupt("file ends inside the header")
+        }
+        let header = try FlatGeobufHeader(UnsafeRawBufferPointer(headerBytes))
+        guard header.featuresCount <= FlatGeobufHeader.maxFeatures else { throw .needsGDAL("header claims \(header.featuresCount) features") }
+        let featuresOffset = FlatGeobufHeader.prefixSize + headerSize + (try header.indexSize())
+        guard featuresOffset <= fileSize else { throw .corrupt("file ends inside the spatial index") }
+        return (fileSize, header, featuresOffset)
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// Reads the features in file order, `chunkSize` bytes at a time (more for a larger feature),
+    /// and passes each chunk's whole features to `body`. Stops after the header's feature count,
+    /// or at the end of the file when the count is 0 (unknown) — as GDAL does, a few bytes too
+    /// short for a size prefix at the very end are ignored; a feature cut short is an error.
+    func forEachBatch(chunkSize: Int = 8 << 20, _ body: (Batch) throws(FlatGeobufProblem) -> Void) throws(FlatGeobufProblem) {
+        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 64), alignment: 16)
+        defer { buffer.deallocate() }
+        let limit = header.featuresCount > 0 ? Int(header.featuresCount) : Int.max
+        var filled = 0                  // valid bytes at the start of `buffer`
+        var readOffset = featuresOffset // file offset of buffer[filled]
+        var index = 0
+        var ranges: [Range<Int>] = []
+        while index < limit {
+            let room = buffer.count - filled
+            let got = try Self.readFully(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]), at: readOffset)
+            filled += got
+            readOffset += got
+            let atEnd = readOffset >= fileSize || got < room
+
+            ranges.removeAll(keepingCapacity: true)
+            var at = 0
+            var pending = 0  // size of the first feature not wholly in the buffer
+            while index + ranges.count < limit, filled - at >= 4 {
+                let size = Int(buffer.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
+                guard size <= filled - at - 4 else { pending = size; break }
+                ranges.append((at + 4)..<(at + 4 + size))
+                at += 4 + size
+            }
+            if !ranges.isEmpty {
+                try body(Batch(bytes: UnsafeRawBufferPointer(buffer), features: ranges, firstIndex: index))
+                index += ranges.count
+            }
+            guard index < limit else { break }
+            let rest = filled - at
+            if atEnd {
+                if rest < 4 { break }
+                let position = readOffset - rest
+                throw .corrupt("feature \(index + 1) (at byte \(position)) is cut short: it needs \(pending) bytes, the file ends after \(rest - 4)")
+            }
+            if rest > 0, at > 0 { buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + at, byteCount: rest) }
+            filled = rest
+            // One feature larger than the buffer: grow it, unless the file cannot hold that much.
+            if rest >= 4, 4 + pending > buffer.count {
+                let position = readOffset - rest
+                guard 4 + pending <= fileSize - position else {
+                    throw .corrupt("feature \(index + 1) (at byte \(position)) is cut short: it needs \(pending) bytes, the file ends after \(fileSize - position - 4)")
+                }
+                let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: 4 + pending, alignment: 16)
+                larger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: rest)
+                buffer.deallocate()
+                buffer = larger
+            }
+        }
+    }
+
+    /// pread until `buffer` is full or the file ends; the byte count read.
+    private static func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(FlatGeobufProblem) -> Int {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .corrupt("read failed: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
+    }
+}

@@ -1,0 +1,157 @@
+/// Decodes a FlatGeobuf Geometry table (feature.fbs) straight into `SourceGeometry`, giving what
+/// GDAL's reader followed by `WKBReader` gives: Z and M dropped, a point of two NaNs empty.
+/// Geometry GDAL cannot read (coordinates missing, ring ends out of order or past the coordinates,
+/// Z or M values missing) makes GDAL stop reading the file: here it is a damaged file too. Curves,
+/// and collections inside a GeometryCollection, which GDAL reads its own way, are left to GDAL.
+struct FlatGeobufGeometry {
+    let hasZ: Bool
+    let hasM: Bool
+
+    // Geometry table slots.
+    private static let endsSlot = 0, xySlot = 1, zSlot = 2, mSlot = 3, typeSlot = 6, partsSlot = 7
+
+    /// A geometry table's own type field (used when the header's type is Unknown).
+    static func type(of g: FlatBufferTable) throws(FlatGeobufProblem) -> UInt8 {
+        try g.uint8(typeSlot, default: 0, "geometry type")
+    }
+
+    func decode(_ g: FlatBufferTable, type: UInt8) throws(FlatGeobufProblem) -> SourceGeometry {
+        switch type {
+        case 1:
+            return try point(g).map { .point($0) } ?? .empty("Point")
+        case 2:
+            _ = try coordinates(g, checkedFor: nil)
+            return .other("LineString")
+        case 3:
+            return .polygons([try polygon(g)])
+        case 4:
+            let points = try multiPoint(g)
+            return points.isEmpty ? .empty("MultiPoint") : .multiPoint(points)
+        case 5:
+            try lineParts(g)
+            return .other("MultiLineString")
+        case 6:
+            let polygons = try parts(g).map { part throws(FlatGeobufProblem) in try polygon(part) }
+            return polygons.isEmpty ? .empty("MultiPolygon") : .polygons(polygons)
+        case 7:
+            return try collection(g)
+        default:
+            if (8...17).contains(type) { throw .needsGDAL("geometry type \(type)") }
+            throw .corrupt("geometry type \(type)")
+        }
+    }
+
+    /// The xy array and how many points it holds, with the Z/M arrays GDAL insists on checked.
+    private func coordinates(_ g: FlatBufferTable, checkedFor needed: Int?) throws(FlatGeobufProblem) -> (xy: FlatBufferVector, points: Int) {
+        guard let xy = try g.vector(Self.xySlot, elementSize: 8, "geometry xy") else { throw .corrupt("a geometry without coordinates") }
+        let points = xy.count / 2
+        if hasZ { try requireOrdinates(g, Self.zSlot, atLeast: needed ?? points) }
+        if hasM { try requireOrdinates(g, Self.mSlot, atLeast: needed ?? points) }
+        return (xy, points)
+    }
+
+    private func requireOrdinates(_ g: FlatBufferTable, _ slot: Int, atLeast n: Int) throws(FlatGeobufProblem) {
+        guard let v = try g.vector(slot, elementSize: 8, "geometry z/m"), v.count >= n else {
+            throw .corrupt("Z or M values missing for some coordinates")
+        }
+    }
+
+    @inline(__always)
+    private func pointAt(_ xy: FlatBufferVector, _ i: Int) -> Point2 {
+        Point2(x: xy.double(2 * i), y: xy.double(2 * i + 1))
+    }
+
+    /// nil for the empty point (both coordinates NaN), as WKB has it.
+    private func point(_ g: FlatBufferTable) throws(FlatGeobufProblem) -> Point2? {
+        let (xy, points) = try coordinates(g, checkedFor: 1)
+        guard points >= 1 else { throw .corrupt("a point without both coordinates") }
+        let p = pointAt(xy, 0)
+        return p.x.isNaN && p.y.isNaN ? nil : p
+    }
+
+    private func multiPoint(_ g: FlatBufferTable) throws(FlatGeobufProblem) -> [Point2] {
+        let (xy, n) = try coordinates(g, checkedFor: nil)
+        var points: [Point2] = []
+        points.reserveCapacity(n)
+        for i in 0..<n {
+            let p = pointAt(xy, i)
+            if !(p.x.isNaN && p.y.isNaN) { points.append(p) }
+        }
+        return points
+    }
+
+    /// The `ends` array when it splits the coordinates into parts; without it (or with a single
+    /// end) all coordinates form one part.
+    private func partEnds(_ g: FlatBufferTable) throws(FlatGeobufProblem) -> FlatBufferVector? {
+        guard let ends = try g.vector(Self.endsSlot, elementSize: 4, "geometry ends"), ends.count >= 2 else { return nil }
+        return ends
+    }
+
+    /// Checks each part's end follows the previous one within the coordinates.
+    private func validEnd(_ ends: FlatBufferVector, _ i: Int, after start: Int, points: Int) throws(FlatGeobufProblem) -> Int {
+        let end = Int(ends.uint32(i))
+        guard end >= start, end <= points else { throw .corrupt("ring or line ends out of order or past the coordinates") }
+        return end
+    }
+
+    private func lineParts(_ g: FlatBufferTable) throws(FlatGeobufProblem) {
+        let (_, points) = try coordinates(g, checkedFor: nil)
+        guard let ends = try partEnds(g) else { return }
+        var start = 0
+        for i in 0..<ends.count { start = try validEnd(ends, i, after: start, points: points) }
+    }
+
+    private func polygon(_ g: FlatBufferTable) throws(FlatGeobufProblem) -> Polygon {
+        let (xy, points) = try coordinates(g, checkedFor: nil)
+        guard let ends = try partEnds(g) else { return Polygon(rings: [ring(xy, 0..<points)]) }
+        var rings: [[Point2]] = []
+        rings.reserveCapacity(ends.count)
+        var start = 0
+        for i in 0..<ends.count {
+            let end = try validEnd(ends, i, after: start, points: points)
+            rings.append(ring(xy, start..<end))
+            start = end
+        }
+        if start == 0 { throw .corrupt("a polygon whose rings are all empty") }
+        return Polygon(rings: rings)
+    }
+
+    /// (reserveCapacity and append: see `FlatGeobufFeatureDecoder.values`.)
+    private func ring(_ xy: FlatBufferVector, _ r: Range<Int>) -> [Point2] {
+        var ring: [Point2] = []
+        ring.reserveCapacity(r.count)
+        for i in r { ring.append(pointAt(xy, i)) }
+        return ring
+    }
+
+    private func parts(_ g: FlatBufferTable) throws(FlatGeobufProblem) -> [FlatBufferTable] {
+        guard let list = try g.vector(Self.partsSlot, elementSize: 4, "geometry parts") else { throw .corrupt("a collection without parts") }
+        var parts: [FlatBufferTable] = []
+        parts.reserveCapacity(list.count)
+        for i in 0..<list.count { parts.append(try g.table(in: list, i, "geometry part")) }
+        return parts
+    }
+
+    /// A GeometryCollection, flattened as `WKBReader` does: only points → MultiPoint, only
+    /// polygons → polygons, anything with lines or mixed → other.
+    private func collection(_ g: FlatBufferTable) throws(FlatGeobufProblem) -> SourceGeometry {
+        let name = "GeometryCollection"
+        var points: [Point2] = []
+        var polygons: [Polygon] = []
+        var others = false
+        for part in try parts(g) {
+            switch try Self.type(of: part) {
+            case 1: if let p = try point(part) { points.append(p) }
+            case 3: polygons.append(try polygon(part))
+            case 2: _ = try coordinates(part, checkedFor: nil); others = true
+            case 0: throw .corrupt("a collection part without a geometry type")
+            default: throw .needsGDAL("a collection or curve inside a GeometryCollection")
+            }
+        }
+        if others { return .other(name) }
+        if !polygons.isEmpty && points.isEmpty { return .polygons(polygons) }
+        if !points.isEmpty && polygons.isEmpty { return .multiPoint(points) }
+        if points.isEmpty && polygons.isEmpty { return .empty(name) }
+        return .other(name)
+    }
+}
