@@ -42,7 +42,7 @@ public struct Footprint: Sendable, Hashable {
     }
 
     /// No polygons.
-    public static let empty = Footprint(polygons: [])
+    public static var empty: Footprint { Footprint(polygons: []) }
 
     public var ringCount: Int { ringEnds.isEmpty ? (points.isEmpty ? 0 : 1) : ringEnds.count }
     public var polygonCount: Int { polygonEnds.isEmpty ? (ringCount > 0 ? 1 : 0) : polygonEnds.count }

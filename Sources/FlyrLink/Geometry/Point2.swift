@@ -32,7 +32,9 @@ public struct BBox: Sendable, Hashable, Codable {
     }
 
     /// The empty box: extending it with any point gives that point's box.
-    public static let empty = BBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity)
+    /// (Computed, not a stored global: it is asked for once per footprint, and a global is checked
+    /// for initialisation on every use.)
+    @inlinable public static var empty: BBox { BBox(minX: .infinity, minY: .infinity, maxX: -.infinity, maxY: -.infinity) }
 
     public var isEmpty: Bool { minX > maxX || minY > maxY }
     public var center: Point2 { Point2(x: (minX + maxX) / 2, y: (minY + maxY) / 2) }

@@ -194,11 +194,21 @@ struct GeoJSONScanner {
             k += 1
         }
         guard digits > 0, digits <= 15, scale <= 22 else { return nil }
-        let value = Double(mantissa) / exactPowersOfTen[scale]
+        let value = Double(mantissa) / exactPowerOfTen(scale)
         return negative ? -value : value
     }
 
-    private static let exactPowersOfTen: [Double] = (0...22).map { e in (0..<e).reduce(1.0) { x, _ in x * 10 } }
+    /// 10^e for e in 0...22, all exact doubles (a switch, not a table: a global array is checked for
+    /// initialisation on every use, and this runs for every coordinate).
+    @inline(__always)
+    static func exactPowerOfTen(_ e: Int) -> Double {
+        switch e {
+        case 0: 1; case 1: 1e1; case 2: 1e2; case 3: 1e3; case 4: 1e4; case 5: 1e5; case 6: 1e6; case 7: 1e7
+        case 8: 1e8; case 9: 1e9; case 10: 1e10; case 11: 1e11; case 12: 1e12; case 13: 1e13; case 14: 1e14
+        case 15: 1e15; case 16: 1e16; case 17: 1e17; case 18: 1e18; case 19: 1e19; case 20: 1e20; case 21: 1e21
+        default: 1e22
+        }
+    }
 
     /// A scalar as text (string, number literal, true/false), nil for null; nested values are skipped and give nil.
     mutating func scalarText() throws(Failure) -> String? {
@@ -217,6 +227,41 @@ struct GeoJSONScanner {
         guard i + n <= bytes.count else { throw fail("unexpected end of file") }
         for k in 0..<n where bytes[i + k] != word.utf8Start[k] { throw fail("expected \(word)") }
         i += n
+    }
+
+    /// Skips an object or array by its brackets alone (strings skipped whole, nothing else checked):
+    /// finds where a feature ends so that features can be parsed, strictly, in parallel.
+    mutating func skipStructure() throws(Failure) {
+        skipSpace()
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") else {
+            try skipValue()
+            return
+        }
+        var depth = 0
+        let n = bytes.count
+        while i < n {
+            // Most bytes of a feature are digits, commas, dots and minus signs, all below "[" and none
+            // a quote: pass over them with one comparison each.
+            while i < n, bytes[i] < UInt8(ascii: "["), bytes[i] != UInt8(ascii: "\"") { i += 1 }
+            guard i < n else { break }
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                while i < bytes.count {
+                    let d = bytes[i]
+                    if d == UInt8(ascii: "\\") { i += 2; continue }
+                    if d == UInt8(ascii: "\"") { break }
+                    i += 1
+                }
+            } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                depth += 1
+            } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
+                depth -= 1
+                if depth == 0 { i += 1; return }
+            }
+            i += 1
+        }
+        throw fail("unexpected end of file")
     }
 
     /// Skips any value, nesting included.

@@ -60,7 +60,7 @@ enum GeoJSONSourceReader {
         var fields: [(canonical: String, names: [String], overridden: Bool)]
         /// Property name (as written, then lowercased) → (field, candidate rank).
         var wanted: [String: [(field: Int, rank: Int)]] = [:]
-        let sink: RecordSink
+        var sink: RecordSink
         var crs: String?
         var hits: [[Int]]
         var keySeen: [Bool]
@@ -77,6 +77,28 @@ enum GeoJSONSourceReader {
 
         func lookup(_ key: String) -> [(field: Int, rank: Int)]? {
             wanted[key] ?? wanted[key.lowercased()]
+        }
+
+        /// A state for one piece of a parallel parse: the same fields, its own counts and a sink
+        /// that collects.
+        func forPiece() -> ReadState {
+            var piece = self
+            piece.sink = RecordSink()
+            piece.hits = hits.map { $0.map { _ in 0 } }
+            piece.keySeen = keySeen.map { _ in false }
+            return piece
+        }
+
+        /// A piece's records (renumbered in file order) and counts.
+        mutating func absorb(_ piece: ReadState) {
+            for var record in piece.sink.finish() {
+                record.ordinal = sink.count + 1
+                sink.append(record)
+            }
+            for f in hits.indices {
+                for r in hits[f].indices { hits[f][r] += piece.hits[f][r] }
+                keySeen[f] = keySeen[f] || piece.keySeen[f]
+            }
         }
 
         /// Property keys seen so far, as bytes, with what they feed: every feature repeats the same
@@ -106,6 +128,55 @@ enum GeoJSONSourceReader {
 
     static let notFeatures = "not a FeatureCollection or Feature"
 
+    /// A FeatureCollection's features, parsed on all cores: the array is cut into batches of about
+    /// 16 MB; in each, the features' extents are found by their brackets alone, the batch is split
+    /// into pieces parsed at once (each with its own scanner and state over the same bytes, so error
+    /// offsets stay those of the file), and the pieces' records go to the sink in file order.
+    static func readFeatures(_ s: inout GeoJSONScanner, _ state: inout ReadState) throws(GeoJSONScanner.Failure) {
+        guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return }
+        let batchBytes = 16 << 20
+        let pieces = 8
+        var done = false
+        while !done {
+            var spans: [Range<Int>] = []
+            let batchStart = s.i
+            while true {
+                s.skipSpace()
+                let start = s.i
+                try s.skipStructure()
+                spans.append(start..<s.i)
+                if !(try s.more(closer: UInt8(ascii: "]"))) { done = true; break }
+                if s.i - batchStart >= batchBytes { break }
+            }
+            try parse(spans, pieces: pieces, bytes: s.bytes, into: &state)
+            s.releaseConsumed()
+        }
+    }
+
+    /// Parses the features at `spans` in `pieces` contiguous groups at once and hands their records
+    /// on in order; the first failure in file order is thrown.
+    private static func parse(_ spans: [Range<Int>], pieces: Int, bytes: UnsafeRawBufferPointer,
+                              into state: inout ReadState) throws(GeoJSONScanner.Failure) {
+        let n = min(pieces, spans.count)
+        let results = ResultSlots<(ReadState, GeoJSONScanner.Failure?)>(count: n)
+        let shared = UncheckedBox((state, bytes))  // read-only during the parse
+        DispatchQueue.concurrentPerform(iterations: n) { p in
+            let (template, bytes) = shared.value
+            var local = template.forPiece()
+            var failure: GeoJSONScanner.Failure?
+            for k in (p * spans.count / n)..<((p + 1) * spans.count / n) {
+                var scanner = GeoJSONScanner(bytes)
+                scanner.i = spans[k].lowerBound
+                do throws(GeoJSONScanner.Failure) { try readObject(&scanner, &local, topLevel: false) } catch { failure = error; break }
+            }
+            results.set(p, (local, failure))
+        }
+        for (local, failure) in results.finish() {
+            state.absorb(local)
+            if let failure { throw failure }
+        }
+    }
+
     /// A FeatureCollection or a Feature, members in any order.
     static func readObject(_ s: inout GeoJSONScanner, _ state: inout ReadState, topLevel: Bool) throws(GeoJSONScanner.Failure) {
         var featureID: String?
@@ -123,11 +194,7 @@ enum GeoJSONSourceReader {
                 if topLevel && type != "Feature" && type != "FeatureCollection" { throw s.fail(notFeatures) }
                 isFeature = type == "Feature" || isFeature
             case "features" where topLevel:
-                guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { break }
-                repeat {
-                    try readObject(&s, &state, topLevel: false)
-                    s.releaseConsumed()
-                } while try s.more(closer: UInt8(ascii: "]"))
+                try readFeatures(&s, &state)
             case "crs" where topLevel:
                 state.crs = try crsName(&s)
             case "id":

@@ -7,20 +7,13 @@ enum OutputNumber {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static let powers: [Double] = (0...12).map { pow10($0) }
-
-    private static func pow10(_ n: Int) -> Double {
-        var r = 1.0
-        for _ in 0..<n { r *= 10 }
-        return r
-    }
 
     static func append(_ value: Double, _ decimals: Int, to out: inout [UInt8]) {
         guard value.isFinite else {
             out += Array("null".utf8)
             return
         }
-        let scale = powers[decimals]
+        let scale = GeoJSONScanner.exactPowerOfTen(decimals)
         var scaled = (abs(value) * scale).rounded()
         if scaled >= 9.0e15 {
             // Beyond exact integers: fall back to Swift's shortest representation.
