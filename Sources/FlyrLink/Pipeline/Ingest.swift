@@ -63,14 +63,6 @@ struct Ingest {
 
     // MARK: addresses
 
-    /// A collected table's addresses (see AddressIntake for records taken as they are read).
-    static func addresses(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<AddressPoint> {
-        let intake = AddressIntake()
-        var records = table.records
-        intake.consume(&records)
-        return try intake.finish(table, pool: pool)
-    }
-
     /// Addresses taken batch by batch as the reader produces them; each record's values array
     /// becomes the address's own (no copy), and its point stays in the source's CRS until `finish`.
     final class AddressIntake {
@@ -128,13 +120,9 @@ struct Ingest {
             for (k, content) in unnamed where !outside[k] {
                 items[k].id = ids.generate(content: content, at: [items[k].location])
             }
-            if outside.contains(true) { items = zip(items, outside).filter { !$0.1 }.map(\.0) }
-            // Outputs follow ids, not the source's row order (which a spatially indexed FlatGeobuf or a
-            // database query changes), so the same data gives the same bytes from any format.
-            let sorted = IDOrder.sortedUnique(items, id: \.id, row: \.sourceRow, layer: layer, rejects: &rejects)
+            let accepted = items
             items = []
-            rejects.sort { $0.sourceRow < $1.sourceRow }
-            return Result(items: sorted, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: ids.generated)
+            return Ingest.ordered(accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated)
         }
     }
 
@@ -150,14 +138,6 @@ struct Ingest {
     }
 
     // MARK: buildings
-
-    /// A collected table's buildings (see BuildingIntake for records taken as they are read).
-    static func buildings(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<Building> {
-        let intake = BuildingIntake()
-        var records = table.records
-        intake.consume(&records)
-        return try intake.finish(table, pool: pool)
-    }
 
     /// Buildings taken batch by batch as the reader produces them, footprints in the source's CRS
     /// until `finish`.
@@ -216,12 +196,28 @@ struct Ingest {
             for k in unnamed where !outside[k] {
                 items[k].id = ids.generate(content: [], at: items[k].footprint.polygons.flatMap(\.shell))
             }
-            if outside.contains(true) { items = zip(items, outside).filter { !$0.1 }.map(\.0) }
-            let sorted = IDOrder.sortedUnique(items, id: \.id, row: \.sourceRow, layer: layer, rejects: &rejects)
+            let accepted = items
             items = []
-            rejects.sort { $0.sourceRow < $1.sourceRow }
-            return Result(items: sorted, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: ids.generated)
+            return Ingest.ordered(accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated)
         }
+    }
+
+    /// The accepted rows without those outside their CRS's range, in id order (repeated ids made
+    /// rejects): outputs follow ids, not the source's row order (which a spatially indexed
+    /// FlatGeobuf or a database query changes), so the same data gives the same bytes from any format.
+    static func ordered<T: Identified>(_ items: [T], dropping outside: [Bool], layer: String, rejects: [Reject],
+                                       crs: String, assumed: Bool, generated: Int) -> Result<T> {
+        var rejects = rejects
+        let kept = outside.contains(true) ? zip(items, outside).filter { !$0.1 }.map(\.0) : items
+        let sorted = IDOrder.sortedUnique(kept, id: \.id, row: \.sourceRow, layer: layer, rejects: &rejects)
+        rejects.sort { $0.sourceRow < $1.sourceRow }
+        return Result(items: sorted, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
+    }
+
+    /// An accepted row: its id and where it came from.
+    protocol Identified {
+        var id: String { get }
+        var sourceRow: Int { get }
     }
 
     /// Why a row without a usable geometry has none.
@@ -299,3 +295,6 @@ struct Ingest {
         return UUIDv5.make(parts: parts + ["\(n)"])
     }
 }
+
+extension Building: Ingest.Identified {}
+extension AddressPoint: Ingest.Identified {}
