@@ -438,12 +438,12 @@ final class FlatGeobufReaderTests: XCTestCase {
         XCTAssertEqual(try FlatGeobufSourceReader.readOwn(SourceSpec(location: good), role: .addresses, mapping: FieldMapping()).records.count,
                        try GDALSourceReader.read(SourceSpec(location: good), role: .addresses, mapping: FieldMapping()).records.count,
                        file: file, line: line)
-        var generator = SplitMix(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         var outcomes = (read: 0, corrupt: 0, gdal: 0)
         for _ in 0..<300 {
             var damaged = bytes
-            let at = Int(generator.nextBits() % UInt64(bytes.count - 4))
-            for k in 0..<Int(generator.nextBits() % 4 + 1) { damaged[at + k] = UInt8(truncatingIfNeeded: generator.nextBits()) }
+            let at = Int(generator.next() % UInt64(bytes.count - 4))
+            for k in 0..<Int(generator.next() % 4 + 1) { damaged[at + k] = UInt8(truncatingIfNeeded: generator.next()) }
             try Data(damaged).write(to: URL(fileURLWithPath: path))
             do throws(FlatGeobufProblem) {
                 _ = try FlatGeobufSourceReader.readOwn(SourceSpec(location: path), role: .addresses, mapping: FieldMapping())
@@ -462,13 +462,13 @@ final class FlatGeobufReaderTests: XCTestCase {
     // MARK: numbers as GDAL writes them
 
     func testRealTextMatchesPrintf() {
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         var values: [Double] = [0.1, 0.2 + 0.1, 1e-5, 1e-4, 0.0001234, 123456789012345, 1234567890123456, 1e15, 1e16, 1e21, 1e100,
                                 1e-300, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, 2.9, 100, 12.5, -3.75, 9.999999999999999, 0.5e-4, 99999.99999]
         for _ in 0..<20000 {
-            values.append(Double(bitPattern: generator.nextBits()))                                  // any bit pattern
-            values.append(Double(Int64(bitPattern: generator.nextBits()) % 100_000) / 100)          // typical data
-            values.append(Double(Int64(bitPattern: generator.nextBits()) % 10_000_000) * 1e-9)
+            values.append(Double(bitPattern: generator.next()))                                  // any bit pattern
+            values.append(Double(Int64(bitPattern: generator.next()) % 100_000) / 100)          // typical data
+            values.append(Double(Int64(bitPattern: generator.next()) % 10_000_000) * 1e-9)
         }
         var mismatches: [String] = []
         for v in values where v.isFinite && v != 0 {

@@ -40,3 +40,12 @@ final class PreparedFootprint {
         return (onFootprint.distance(to: Point2(x: px, y: py)), onFootprint)
     }
 }
+
+extension GEOSContext {
+    /// GEOS's Distance, the reference for Footprint.distance(to:).
+    func distance(_ a: GEOSGeometry, _ b: GEOSGeometry) -> Double {
+        var d = Double.infinity
+        if GEOSDistance_r(handle, a.handle, b.handle, &d) != 1 { return .infinity }
+        return d
+    }
+}

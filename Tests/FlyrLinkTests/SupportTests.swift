@@ -1,4 +1,5 @@
 import XCTest
+import SyntheticCity
 @testable import FlyrLink
 
 final class SupportTests: XCTestCase {
@@ -56,14 +57,14 @@ final class SupportTests: XCTestCase {
     }
 
     func testPackedRTreeAgreesWithBruteForce() {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         let boxes: [BBox] = (0..<5000).map { _ in
-            let x = rng.next() * 1000, y = rng.next() * 1000
-            return BBox(minX: x, minY: y, maxX: x + rng.next() * 20, maxY: y + rng.next() * 20)
+            let x = rng.unit() * 1000, y = rng.unit() * 1000
+            return BBox(minX: x, minY: y, maxX: x + rng.unit() * 20, maxY: y + rng.unit() * 20)
         }
         let tree = PackedRTree(boxes: boxes)
         for _ in 0..<200 {
-            let x = rng.next() * 1000, y = rng.next() * 1000
+            let x = rng.unit() * 1000, y = rng.unit() * 1000
             let q = BBox(minX: x, minY: y, maxX: x + 50, maxY: y + 50)
             let expected = boxes.indices.filter { boxes[$0].intersects(q) }
             XCTAssertEqual(tree.search(q), expected)
@@ -81,18 +82,4 @@ final class SupportTests: XCTestCase {
         XCTAssertEqual(SourceSpec.parse("PG:dbname=x host=localhost"), SourceSpec(location: "PG:dbname=x host=localhost"))
         XCTAssertEqual(SourceSpec.parse("\(file):roads", layer: "other").layer, "other")
     }
-}
-
-/// A tiny deterministic generator for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func nextBits() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next() -> Double { Double(nextBits() >> 11) / Double(1 << 53) }
 }

@@ -155,14 +155,6 @@ extension GEOSContext {
 }
 
 extension GEOSContext {
-    func distance(_ a: GEOSGeometry, _ b: GEOSGeometry) -> Double {
-        var d = Double.infinity
-        if GEOSDistance_r(handle, a.handle, b.handle, &d) != 1 { return .infinity }
-        return d
-    }
-}
-
-extension GEOSContext {
     /// The union of several geometries (GEOS takes ownership of copies, the inputs stay valid).
     func unaryUnion(_ parts: [GEOSGeometry]) throws(GEOSError) -> GEOSGeometry {
         resetError()

@@ -72,3 +72,28 @@ public struct InputError: Error, CustomStringConvertible, Sendable {
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
+
+/// Where one candidate name of a field is found in a layer: a column, or a key inside `other_tags`.
+enum FieldSource: Equatable {
+    case column(Int)
+    case tag(String)
+}
+
+extension FieldMapping {
+    /// A field's candidate names resolved against a layer's columns (`lowercased`: the column
+    /// names lowercased; a name matches case-insensitively), or as `other_tags` keys when the layer
+    /// has that column; each with the name the report gives it. Shared by the GDAL and FlatGeobuf readers.
+    static func sources(of names: [String], columns: [String], lowercased: [String], hasTags: Bool) -> [(source: FieldSource, label: String)] {
+        names.compactMap { name in
+            if let i = lowercased.firstIndex(of: name.lowercased()) { return (.column(i), columns[i]) }
+            return hasTags ? (.tag(name), "other_tags[\(name)]") : nil
+        }
+    }
+
+    /// Of a field's lookups, the one that supplied its value most often (ties to the earlier), by
+    /// how often each did; nil when none did. The report names it.
+    static func mostUsed(_ hits: [Int]) -> Int? {
+        guard let best = hits.indices.max(by: { hits[$0] < hits[$1] || (hits[$0] == hits[$1] && $0 > $1) }), hits[best] > 0 else { return nil }
+        return best
+    }
+}

@@ -25,14 +25,12 @@ struct FlatGeobufFieldPlan {
         for (canonical, names, overridden) in mapping.candidates(for: role) {
             var list: [FlatGeobufFeatureDecoder.Lookup] = []
             var listNames: [String] = []
-            for name in names {
-                if let i = lowerNames.firstIndex(of: name.lowercased()) {
-                    list.append(.column(slot(i)))
-                    listNames.append(fieldNames[i])
-                } else if tagsColumn != nil {
-                    list.append(.tag(name))
-                    listNames.append("other_tags[\(name)]")
+            for (source, label) in FieldMapping.sources(of: names, columns: fieldNames, lowercased: lowerNames, hasTags: tagsColumn != nil) {
+                switch source {
+                case .column(let i): list.append(.column(slot(i)))
+                case .tag(let key): list.append(.tag(key))
                 }
+                listNames.append(label)
             }
             if overridden && list.isEmpty {
                 // GDAL's reader words this error; let it.
@@ -50,9 +48,7 @@ struct FlatGeobufFieldPlan {
     func resolved(hits: [[Int]]) -> [String: String] {
         var resolved: [String: String] = [:]
         for f in lookups.indices {
-            if let best = hits[f].indices.max(by: { hits[f][$0] < hits[f][$1] || (hits[f][$0] == hits[f][$1] && $0 > $1) }), hits[f][best] > 0 {
-                resolved[canonicalNames[f]] = lookupNames[f][best]
-            }
+            if let best = FieldMapping.mostUsed(hits[f]) { resolved[canonicalNames[f]] = lookupNames[f][best] }
         }
         return resolved
     }

@@ -66,14 +66,12 @@ enum GDALSourceReader {
                 list.append(.osmID(wayField: way, idField: Int32(idIdx), kind: role == .addresses ? "node" : "relation"))
                 listNames.append("osm_id/osm_way_id")
             }
-            for name in names {
-                if let i = lowerNames.firstIndex(of: name.lowercased()) {
-                    list.append(.field(Int32(i)))
-                    listNames.append(fieldNames[i])
-                } else if tagsField != nil {
-                    list.append(.tag(name))
-                    listNames.append("other_tags[\(name)]")
+            for (source, label) in FieldMapping.sources(of: names, columns: fieldNames, lowercased: lowerNames, hasTags: tagsField != nil) {
+                switch source {
+                case .column(let i): list.append(.field(Int32(i)))
+                case .tag(let key): list.append(.tag(key))
                 }
+                listNames.append(label)
             }
             if overridden && list.isEmpty {
                 throw InputError("\(role.rawValue): field '\(names[0])' (for \(canonical)) not found in \(spec.description); fields: \(fieldNames.joined(separator: ", "))")
@@ -122,9 +120,7 @@ enum GDALSourceReader {
         }
         var resolved: [String: String] = [:]
         for f in lookups.indices {
-            if let best = hits[f].indices.max(by: { hits[f][$0] < hits[f][$1] || (hits[f][$0] == hits[f][$1] && $0 > $1) }), hits[f][best] > 0 {
-                resolved[canonicalNames[f]] = lookupNames[f][best]
-            }
+            if let best = FieldMapping.mostUsed(hits[f]) { resolved[canonicalNames[f]] = lookupNames[f][best] }
         }
         return SourceTable(spec: spec, role: role, reader: "GDAL/\(dataset.driverName)", layerName: layer.name,
                            crsDefinition: layer.crsWKT, resolvedFields: resolved, attributeFilter: filter, records: sink.finish(),

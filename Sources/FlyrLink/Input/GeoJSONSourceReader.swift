@@ -39,8 +39,7 @@ enum GeoJSONSourceReader {
             if field.overridden && !state.keySeen[f] {
                 throw InputError("\(role.rawValue): field '\(field.names[0])' (for \(field.canonical)) not found in \(spec.location)")
             }
-            if let best = state.hits[f].indices.max(by: { state.hits[f][$0] < state.hits[f][$1] || (state.hits[f][$0] == state.hits[f][$1] && $0 > $1) }),
-               state.hits[f][best] > 0 {
+            if let best = FieldMapping.mostUsed(state.hits[f]) {
                 resolved[field.canonical] = best < field.names.count ? field.names[best] : "id (feature member)"
             }
         }

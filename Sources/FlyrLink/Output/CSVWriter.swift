@@ -11,11 +11,6 @@ final class CSVWriter {
         out.withBuffer { CSVWriter.appendRow(fields, to: &$0) }
     }
 
-    /// Rows 0..<count formatted by `row` on the workers (ParallelRows), written in order.
-    func rows(_ count: Int, pool: WorkerPool, _ row: (Int) -> [String?]) {
-        ParallelRows.write(count, pool: pool, sink: { out.write(bytes: $0) }) { i, b in CSVWriter.appendRow(row(i), to: &b) }
-    }
-
     static func appendRow(_ fields: [String?], to b: inout [UInt8]) {
         for (i, field) in fields.enumerated() {
             if i > 0 { b.append(UInt8(ascii: ",")) }

@@ -38,9 +38,9 @@ public struct LinkPipeline {
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
 
-        // read and ingest; the source tables are dropped once ingested (only their summaries stay).
+        // read and ingest; of the source tables only their summaries stay.
         var (buildingsIn, addressesIn, territory, buildingSource, addressSource) = try readAndIngest(clock, pool)
-        HeapTrim.returnFreedMemory()  // the source tables are gone; their pages need not stay resident
+        HeapTrim.returnFreedMemory()  // the records read are gone; their pages need not stay resident
         var extent = BBox.empty
         if let territory {
             extent = territory.footprint.bbox
@@ -195,16 +195,11 @@ public struct LinkPipeline {
         let (b, a) = try stage(.ingest, clock, items: { $0.0.items.count + $0.1.items.count }) {
             // The two layers are finished at once, one thread each (sorting a layer by id is one
             // thread's work); each gets its own one-thread pool, as a pool serves one caller at a time.
-            let box = IngestBox()
-            let work = UncheckedBox((buildingTable, addressTable, buildingIntake, addressIntake))
-            DispatchQueue.concurrentPerform(iterations: 2) { i in
-                if i == 0 {
-                    box.buildings = Swift.Result { () throws(InputError) in try work.value.2.finish(work.value.0, pool: WorkerPool(threads: 1)) }
-                } else {
-                    box.addresses = Swift.Result { () throws(InputError) in try work.value.3.finish(work.value.1, pool: WorkerPool(threads: 1)) }
-                }
-            }
-            let b = try box.buildings!.get(), a = try box.addresses!.get()
+            let (b, a) = try Concurrently.both({ () throws(InputError) in
+                try buildingIntake.finish(buildingTable, pool: WorkerPool(threads: 1))
+            }, { () throws(InputError) in
+                try addressIntake.finish(addressTable, pool: WorkerPool(threads: 1))
+            })
             return ((b, a), "\(b.items.count) buildings, \(a.items.count) addresses accepted")
         }
         return (b, a, territory, SourceSummary(buildingTable), SourceSummary(addressTable))
@@ -213,34 +208,14 @@ public struct LinkPipeline {
     /// Both layers at once, on two threads (separate GDAL datasets); GeoParquet pruned to `lonLatBox`.
     private func readBoth(within lonLatBox: BBox?, _ buildings: Ingest.BuildingIntake,
                           _ addresses: Ingest.AddressIntake) throws -> (SourceTable, SourceTable) {
-        let box = ReadBox()
-        let fields = options.fields
-        let b = options.buildings, a = options.addresses, parquet = options.parquetReader
-        let intakes = UncheckedBox((buildings, addresses))
-        DispatchQueue.concurrentPerform(iterations: 2) { i in
-            if i == 0 {
-                box.buildings = Swift.Result { () throws(InputError) in
-                    try SourceReader.read(b, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
-                                          sink: RecordSink { intakes.value.0.consume(&$0) })
-                }
-            } else {
-                box.addresses = Swift.Result { () throws(InputError) in
-                    try SourceReader.read(a, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
-                                          sink: RecordSink { intakes.value.1.consume(&$0) })
-                }
-            }
-        }
-        return (try box.buildings!.get(), try box.addresses!.get())
-    }
-
-    private final class IngestBox: @unchecked Sendable {
-        var buildings: Swift.Result<Ingest.Result<Building>, InputError>?
-        var addresses: Swift.Result<Ingest.Result<AddressPoint>, InputError>?
-    }
-
-    private final class ReadBox: @unchecked Sendable {
-        var buildings: Swift.Result<SourceTable, InputError>?
-        var addresses: Swift.Result<SourceTable, InputError>?
+        let fields = options.fields, parquet = options.parquetReader
+        return try Concurrently.both({ () throws(InputError) in
+            try SourceReader.read(options.buildings, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
+                                  sink: RecordSink { buildings.consume(&$0) })
+        }, { () throws(InputError) in
+            try SourceReader.read(options.addresses, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
+                                  sink: RecordSink { addresses.consume(&$0) })
+        })
     }
 
     private func optionSummary() -> [String: String] {

@@ -52,20 +52,7 @@ final class WorkerPool: @unchecked Sendable {
 
     /// Maps 0..<count to results in index order, computed in chunks on the workers.
     func map<T>(_ count: Int, chunkSize: Int = 1024, _ transform: (GEOSContext, Int) -> T) -> [T] {
-        map(count, chunkSize: chunkSize, chunkState: { () }) { ctx, _, i in transform(ctx, i) }
-    }
-
-    /// As `map`, with state made once per chunk (a PROJ transformer, a cache) and passed to each item.
-    func map<T, S>(_ count: Int, chunkSize: Int = 1024, chunkState: () -> S, _ transform: (GEOSContext, inout S, Int) -> T) -> [T] {
-        guard count > 0 else { return [] }
-        let chunks = (count + chunkSize - 1) / chunkSize
-        let slots = ResultSlots<T>(count: count)
-        forEachChunk(chunks) { ctx, chunk in
-            var state = chunkState()
-            let lo = chunk * chunkSize
-            for i in lo..<min(lo + chunkSize, count) { slots.set(i, transform(ctx, &state, i)) }
-        }
-        return slots.finish()
+        map(count, chunkSize: chunkSize, workerState: { () }) { ctx, _, i in transform(ctx, i) }
     }
 }
 
