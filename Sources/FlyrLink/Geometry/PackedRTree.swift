@@ -33,8 +33,14 @@ public struct PackedRTree: Sendable {
             order[start..<end].sort { cy[$0] != cy[$1] ? cy[$0] < cy[$1] : $0 < $1 }
             start = end
         }
-        var allBoxes = order.map { items[$0] }
-        var allRefs = order.map { Int32($0) }
+        // Every level's node count known up front: the arrays are sized once (appending would
+        // leave up to half of each unused).
+        var nodeCount = items.count, width = items.count
+        repeat { width = (width + nodeSize - 1) / nodeSize; nodeCount += width } while width > 1
+        var allBoxes: [BBox] = [], allRefs: [Int32] = []
+        allBoxes.reserveCapacity(nodeCount)
+        allRefs.reserveCapacity(nodeCount)
+        for i in order { allBoxes.append(items[i]); allRefs.append(Int32(i)) }
         var bounds = [0]
         var levelStart = 0
         var levelEnd = allBoxes.count

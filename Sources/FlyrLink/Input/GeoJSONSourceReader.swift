@@ -157,20 +157,21 @@ enum GeoJSONSourceReader {
     private static func parse(_ spans: [Range<Int>], pieces: Int, bytes: UnsafeRawBufferPointer,
                               into state: inout ReadState) throws(GeoJSONScanner.Failure) {
         let n = min(pieces, spans.count)
-        let results = ResultSlots<(ReadState, GeoJSONScanner.Failure?)>(count: n)
         let shared = UncheckedBox((state, bytes))  // read-only during the parse
-        DispatchQueue.concurrentPerform(iterations: n) { p in
-            let (template, bytes) = shared.value
-            var local = template.forPiece()
-            var failure: GeoJSONScanner.Failure?
-            for k in (p * spans.count / n)..<((p + 1) * spans.count / n) {
-                var scanner = GeoJSONScanner(bytes)
-                scanner.i = spans[k].lowerBound
-                do throws(GeoJSONScanner.Failure) { try readObject(&scanner, &local, topLevel: false) } catch { failure = error; break }
+        let results = ResultSlots<(ReadState, GeoJSONScanner.Failure?)>.collect(n) { results in
+            DispatchQueue.concurrentPerform(iterations: n) { p in
+                let (template, bytes) = shared.value
+                var local = template.forPiece()
+                var failure: GeoJSONScanner.Failure?
+                for k in (p * spans.count / n)..<((p + 1) * spans.count / n) {
+                    var scanner = GeoJSONScanner(bytes)
+                    scanner.i = spans[k].lowerBound
+                    do throws(GeoJSONScanner.Failure) { try readObject(&scanner, &local, topLevel: false) } catch { failure = error; break }
+                }
+                results.set(p, (local, failure))
             }
-            results.set(p, (local, failure))
         }
-        for (local, failure) in results.finish() {
+        for (local, failure) in results {
             state.absorb(local)
             if let failure { throw failure }
         }

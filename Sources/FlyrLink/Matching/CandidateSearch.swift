@@ -28,22 +28,29 @@ enum CandidateSearch {
         let order = spatialOrder(scene.addressPoints)
         let chunkSize = 512
         let chunks = (order.count + chunkSize - 1) / chunkSize
-        let slots = ResultSlots<ProximityMatcher.Proposal?>(count: order.count)
-        let keptSlots = keep.map { _ in ResultSlots<AddressSurroundings?>(count: order.count) }
-        pool.forEachChunk(chunks) { _, chunk in
-            var near: [(bboxDistance: Double, building: Int)] = []
-            for k in (chunk * chunkSize)..<min((chunk + 1) * chunkSize, order.count) {
-                let a = order[k]
-                let s = surroundings(of: a, scene: scene, options: options, accessory: accessory, scratch: &near)
-                slots.set(a, ProximityMatcher.propose(s, accessory: accessory, options: options))
-                keptSlots?.set(a, keep![a] ? s : nil)
+        func search(_ slots: ResultSlots<ProximityMatcher.Proposal?>, keeping keptSlots: ResultSlots<AddressSurroundings?>?) {
+            pool.forEachChunk(chunks) { _, chunk in
+                var near: [(bboxDistance: Double, building: Int)] = []
+                for k in (chunk * chunkSize)..<min((chunk + 1) * chunkSize, order.count) {
+                    let a = order[k]
+                    let s = surroundings(of: a, scene: scene, options: options, accessory: accessory, scratch: &near)
+                    slots.set(a, ProximityMatcher.propose(s, accessory: accessory, options: options))
+                    if let keep, let keptSlots { keptSlots.set(a, keep[a] ? s : nil) }
+                }
+            }
+        }
+        // Surroundings are stored (for sticky links) only when asked for.
+        var keptSurroundings: [AddressSurroundings?] = []
+        let proposals = ResultSlots<ProximityMatcher.Proposal?>.collect(order.count) { slots in
+            if keep == nil {
+                search(slots, keeping: nil)
+            } else {
+                keptSurroundings = ResultSlots<AddressSurroundings?>.collect(order.count) { search(slots, keeping: $0) }
             }
         }
         var kept: [Int: AddressSurroundings] = [:]
-        if let keptSlots {
-            for (a, s) in keptSlots.finish().enumerated() { if let s { kept[a] = s } }
-        }
-        return (slots.finish(), kept)
+        for (a, s) in keptSurroundings.enumerated() { if let s { kept[a] = s } }
+        return (proposals, kept)
     }
 
     /// Address indices sorted by 250 m cells in row order, then x: neighbours end up in one chunk.

@@ -3,20 +3,18 @@
 /// functions costs one reference, not a retain of every array it holds.
 final class MetricScene: Sendable {
     let addressPoints: [Point2]
-    /// `HouseNumber.key` of each address.
-    let addressKeys: [String?]
+    /// `HouseNumber.keyNumbers` of the addresses: equal for the same house.
+    let addressKeys: [Int32?]
     let footprints: [Footprint]
     let areas: [Double]
     let boxes: [BBox]
-    let buildingIDs: [String]
     let index: PackedRTree
 
-    init(addressPoints: [Point2], addressKeys: [String?], footprints: [Footprint], buildingIDs: [String],
+    init(addressPoints: [Point2], addressKeys: [Int32?], footprints: [Footprint],
          pool: WorkerPool = WorkerPool(threads: 1)) {
         self.addressPoints = addressPoints
         self.addressKeys = addressKeys
         self.footprints = footprints
-        self.buildingIDs = buildingIDs
         areas = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].area }
         boxes = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].bbox }
         index = PackedRTree(boxes: boxes)

@@ -6,18 +6,50 @@ public enum BuildingField: String, CaseIterable, Sendable, Codable {
 }
 
 /// An input building footprint that was read and accepted, in EPSG:4326.
+///
+/// Stored in 56 bytes, not 80 (a run holds every building): the height's nil is a NaN, the
+/// levels' nil is `Int32.min`, and a levels count beyond 32 bits is no count (nil).
 public struct Building: Sendable, Hashable {
     public var id: String
-    public var height: Double?
-    public var levels: Int?
-    public var sourceRow: Int
     public var footprint: Footprint
+    private var storedHeight: Double
+    private var storedLevels: Int32
+    private var storedRow: Int32
 
     public init(id: String, height: Double?, levels: Int?, sourceRow: Int, footprint: Footprint) {
         self.id = id
-        self.height = height
-        self.levels = levels
-        self.sourceRow = sourceRow
         self.footprint = footprint
+        storedHeight = height ?? .nan
+        storedLevels = levels.flatMap { Int32(exactly: $0) } ?? .min
+        storedRow = Int32(sourceRow)
+    }
+
+    public var height: Double? {
+        get { storedHeight.isNaN ? nil : storedHeight }
+        set { storedHeight = newValue ?? .nan }
+    }
+
+    public var levels: Int? {
+        get { storedLevels == .min ? nil : Int(storedLevels) }
+        set { storedLevels = newValue.flatMap { Int32(exactly: $0) } ?? .min }
+    }
+
+    /// 1-based ordinal of the feature in its layer.
+    public var sourceRow: Int {
+        get { Int(storedRow) }
+        set { storedRow = Int32(newValue) }
+    }
+
+    // By value, not by the stored NaN (which is never equal to itself).
+    public static func == (a: Building, b: Building) -> Bool {
+        a.id == b.id && a.footprint == b.footprint && a.height == b.height && a.levels == b.levels && a.sourceRow == b.sourceRow
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(id)
+        h.combine(footprint)
+        h.combine(height)
+        h.combine(levels)
+        h.combine(sourceRow)
     }
 }

@@ -63,8 +63,8 @@ struct Ingest {
 
     // MARK: addresses
 
-    /// Addresses taken batch by batch as the reader produces them; each record's values array
-    /// becomes the address's own (no copy), and its point stays in the source's CRS until `finish`.
+    /// Addresses taken batch by batch as the reader produces them; each point stays in the
+    /// source's CRS until `finish`.
     final class AddressIntake {
         private let layer = "addresses"
         private var items: [AddressPoint] = []
@@ -85,8 +85,8 @@ struct Ingest {
                     rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: Ingest.addressGeometryProblem(batch[r])))
                     continue
                 }
-                // The record's values array becomes the address's: taken, not copied (the record
-                // keeps no reference, so trimming it in place does not copy it either).
+                // Taken from the record (no reference left, so trimming in place copies nothing);
+                // the address packs them into its own bytes.
                 var values: [String?] = []
                 swap(&values, &batch[r].values)
                 let id = rawID.map(trimmed) ?? ""
@@ -164,7 +164,7 @@ struct Ingest {
                     let id = rawID.map(trimmed) ?? ""
                     if id.isEmpty { unnamed.append(items.count) }
                     items.append(Building(id: id, height: record.values[1].flatMap(parseNumber),
-                                          levels: record.values[2].flatMap(parseNumber).map { Int($0.rounded()) },
+                                          levels: record.values[2].flatMap(parseNumber).flatMap { Int(exactly: $0.rounded()) },
                                           sourceRow: record.ordinal, footprint: Footprint(polygons: usable)))
                 case .empty(let type)?:
                     rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: "empty \(type)"))

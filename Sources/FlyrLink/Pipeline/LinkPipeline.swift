@@ -97,10 +97,7 @@ public struct LinkPipeline {
 
         // index: the footprint tree and accessory structures.
         let (scene, accessory) = stage(.index, clock, items: { $0.0.footprints.count }) {
-            let keys = pool.map(addresses.count, chunkSize: 16_384) { _, i in
-                HouseNumber.key(street: addresses[i].streetName, number: addresses[i].houseNumber)
-            }
-            let scene = MetricScene(addressPoints: points, addressKeys: keys, footprints: footprints, buildingIDs: buildings.map(\.id),
+            let scene = MetricScene(addressPoints: points, addressKeys: HouseNumber.keyNumbers(addresses, pool: pool), footprints: footprints,
                                     pool: pool)
             let accessory = options.link.strategy == .flyr
                 ? AccessoryClassifier.classify(scene, options: options.link, pool: pool)
@@ -118,7 +115,9 @@ public struct LinkPipeline {
                                                                      keep: previous.map { $0.map { $0 != nil } })
             let d = ProximityMatcher.decide(scene, proposals: proposals, surroundings: surroundings, accessory: accessory,
                                             options: options.link, previous: previous, pool: pool)
-            let links = d.compactMap(\.link)
+            var links: [Link] = []
+            links.reserveCapacity(d.reduce(0) { $1.link == nil ? $0 : $0 + 1 })  // exactly: no doubling slack
+            for decision in d { if let l = decision.link { links.append(l) } }
             return ((links, d.map(\.unlinked)), "\(links.count) of \(d.count) linked")
         }
 

@@ -7,13 +7,18 @@ enum ParallelProjection {
                        _ make: MakeTransformer) throws(ProjectionError) -> [Point2] {
         _ = try make()  // fail here, once, if PROJ cannot build the transformation
         let chunk = 16_384
-        let parts = pool.map((points.count + chunk - 1) / chunk, chunkSize: 1, workerState: { try? make() }) { _, t, c -> [Point2] in
-            var slice = Array(points[(c * chunk)..<min((c + 1) * chunk, points.count)])
-            guard let t else { return slice.map { _ in Point2(x: .nan, y: .nan) } }
-            if inverse { t.inverse(&slice) } else { t.forward(&slice) }
-            return slice
+        return ResultSlots<Point2>.collect(points.count) { slots in
+            pool.forEachChunk((points.count + chunk - 1) / chunk, workerState: { try? make() }) { _, t, c in
+                let lo = c * chunk
+                var slice = Array(points[lo..<min(lo + chunk, points.count)])
+                if let t {
+                    if inverse { t.inverse(&slice) } else { t.forward(&slice) }
+                } else {
+                    slice = slice.map { _ in Point2(x: .nan, y: .nan) }
+                }
+                for (k, p) in slice.enumerated() { slots.set(lo + k, p) }
+            }
         }
-        return parts.flatMap { $0 }
     }
 
     /// Every point of every footprint: the points of a chunk of footprints gathered into one
@@ -22,21 +27,23 @@ enum ParallelProjection {
     static func footprints(_ footprints: [Footprint], pool: WorkerPool, _ make: MakeTransformer) throws(ProjectionError) -> [Footprint] {
         _ = try make()
         let chunk = 4096
-        let parts = pool.map((footprints.count + chunk - 1) / chunk, chunkSize: 1, workerState: { try? make() }) { _, t, c -> [Footprint] in
-            let slice = footprints[(c * chunk)..<min((c + 1) * chunk, footprints.count)]
-            var flat: [Point2] = []
-            flat.reserveCapacity(slice.reduce(0) { $0 + $1.pointCount })
-            for f in slice { flat += f.points }
-            if let t { t.forward(&flat) } else { flat = flat.map { _ in Point2(x: .nan, y: .nan) } }
-            var offset = 0
-            return slice.map { f in
-                defer { offset += f.pointCount }
-                return f.withPoints { pts in
-                    for k in pts.indices { pts[k] = flat[offset + k] }
+        return ResultSlots<Footprint>.collect(footprints.count) { slots in
+            pool.forEachChunk((footprints.count + chunk - 1) / chunk, workerState: { try? make() }) { _, t, c in
+                let lo = c * chunk
+                let slice = footprints[lo..<min(lo + chunk, footprints.count)]
+                var flat: [Point2] = []
+                flat.reserveCapacity(slice.reduce(0) { $0 + $1.pointCount })
+                for f in slice { flat += f.points }
+                if let t { t.forward(&flat) } else { flat = flat.map { _ in Point2(x: .nan, y: .nan) } }
+                var offset = 0
+                for (k, f) in zip(slice.indices, slice) {
+                    slots.set(k, f.withPoints { pts in
+                        for j in pts.indices { pts[j] = flat[offset + j] }
+                    })
+                    offset += f.pointCount
                 }
             }
         }
-        return parts.flatMap { $0 }
     }
 }
 

@@ -42,12 +42,12 @@ final class WorkerPool: @unchecked Sendable {
     func map<T, S>(_ count: Int, chunkSize: Int = 1024, workerState: () -> S, _ transform: (GEOSContext, inout S, Int) -> T) -> [T] {
         guard count > 0 else { return [] }
         let chunks = (count + chunkSize - 1) / chunkSize
-        let slots = ResultSlots<T>(count: count)
-        forEachChunk(chunks, workerState: workerState) { ctx, state, chunk in
-            let lo = chunk * chunkSize
-            for i in lo..<min(lo + chunkSize, count) { slots.set(i, transform(ctx, &state, i)) }
+        return ResultSlots<T>.collect(count) { slots in
+            forEachChunk(chunks, workerState: workerState) { ctx, state, chunk in
+                let lo = chunk * chunkSize
+                for i in lo..<min(lo + chunkSize, count) { slots.set(i, transform(ctx, &state, i)) }
+            }
         }
-        return slots.finish()
     }
 
     /// Maps 0..<count to results in index order, computed in chunks on the workers.
@@ -70,26 +70,21 @@ final class ChunkCounter: @unchecked Sendable {
     }
 }
 
-/// Write-once slots filled from several threads; each index is written by exactly one chunk.
-final class ResultSlots<T>: @unchecked Sendable {
-    private let buffer: UnsafeMutablePointer<T?>
-    let count: Int
+/// The elements of an array under construction, each written exactly once, from any thread:
+/// they are initialized in the array's own storage, so a result of a million values is never
+/// held twice (as optionals first, then copied out).
+struct ResultSlots<T>: @unchecked Sendable {
+    private let base: UnsafeMutablePointer<T>
 
-    init(count: Int) {
-        self.count = count
-        buffer = .allocate(capacity: count)
-        buffer.initialize(repeating: nil, count: count)
-    }
+    func set(_ i: Int, _ value: T) { (base + i).initialize(to: value) }
 
-    deinit {
-        buffer.deinitialize(count: count)
-        buffer.deallocate()
-    }
-
-    func set(_ i: Int, _ value: T) { buffer[i] = value }
-
-    func finish() -> [T] {
-        (0..<count).map { buffer[$0]! }
+    /// An array of `count` elements; `fill` must set every index once (and no other).
+    static func collect(_ count: Int, _ fill: (ResultSlots<T>) -> Void) -> [T] {
+        guard count > 0 else { return [] }
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            fill(ResultSlots(base: buffer.baseAddress!))
+            initialized = count
+        }
     }
 }
 

@@ -43,8 +43,9 @@ enum TownhouseSplitter {
             return Plan(building: b, addresses: order.addresses, slices: lonLat, ids: ids)
         }
         var units: [UnitSlice] = []
+        units.reserveCapacity(plans.reduce(0) { $0 + ($1?.addresses.count ?? 0) })
         var unitOfAddress = [Int?](repeating: nil, count: addresses.count)
-        for plan in plans.compactMap({ $0 }) {
+        for case let plan? in plans {
             for (k, a) in plan.addresses.enumerated() {
                 unitOfAddress[a] = units.count
                 units.append(UnitSlice(id: plan.ids[k], buildingIndex: plan.building, addressIndex: a, unitIndex: k, footprint: plan.slices[k]))

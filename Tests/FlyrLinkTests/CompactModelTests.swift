@@ -1,0 +1,82 @@
+import XCTest
+@testable import FlyrLink
+
+/// The run's rows are stored compactly (packed address fields, 32-bit indices, sentinel nils):
+/// what goes in must come out unchanged.
+final class CompactModelTests: XCTestCase {
+    func testPackedAddressFieldsGiveBackEveryValue() {
+        let long = String(repeating: "Å", count: 200)  // 400 UTF-8 bytes: a two-byte length
+        let cases: [[String?]] = [
+            [nil, nil, nil, nil, nil, nil, nil],
+            ["12", "Main Street", nil, nil, nil, "1000", "Aarby"],
+            ["", "x", "", nil, long, nil, "Σ\u{0}|\u{1F}"],
+            [nil, nil, nil, nil, nil, nil, "last"],
+            ["1"],
+        ]
+        for values in cases {
+            let a = AddressPoint(id: "a1", values: values, sourceRow: 3, location: Point2(x: 1, y: 2))
+            let expected = (0..<7).map { $0 < values.count ? values[$0] : nil }
+            XCTAssertEqual(a.values, expected)
+            for (k, field) in AddressField.allCases.dropFirst().enumerated() {
+                XCTAssertEqual(a[field], expected[k], "\(field)")
+            }
+            XCTAssertEqual(a[.id], "a1")
+        }
+        var a = AddressPoint(id: "a", values: ["1", "A Street"], sourceRow: 1, location: Point2(x: 0, y: 0))
+        let b = AddressPoint(id: "a", values: ["1", "A Street", nil, nil], sourceRow: 1, location: Point2(x: 0, y: 0))
+        XCTAssertEqual(a, b, "trailing nils are no values")
+        XCTAssertEqual(a.hashValue, b.hashValue)
+        a.values = ["2", nil, "B"]
+        XCTAssertEqual(a.houseNumber, "2")
+        XCTAssertNil(a.streetName)
+        XCTAssertEqual(a[.unit], "B")
+        XCTAssertEqual(a.addressText, "2")
+    }
+
+    func testBuildingWithoutHeightOrLevelsEqualsItself() {
+        let f = Footprint(polygons: [Polygon(rings: [[Point2(x: 0, y: 0), Point2(x: 1, y: 0), Point2(x: 1, y: 1), Point2(x: 0, y: 0)]])])
+        let b = Building(id: "b", height: nil, levels: nil, sourceRow: 7, footprint: f)
+        XCTAssertNil(b.height)
+        XCTAssertNil(b.levels)
+        XCTAssertEqual(b, b)
+        XCTAssertEqual(Set([b, b]).count, 1)
+        var c = b
+        c.height = 12.5
+        c.levels = 4
+        XCTAssertEqual(c.height, 12.5)
+        XCTAssertEqual(c.levels, 4)
+        XCTAssertNotEqual(b, c)
+        c.levels = Int(Int32.max) + 1
+        XCTAssertNil(c.levels, "a levels count beyond 32 bits is none")
+        XCTAssertEqual(c.sourceRow, 7)
+    }
+
+    func testLinkKeepsIndicesAndUnit() {
+        var l = Link(addressIndex: 1_500_000_000, buildingIndex: 42, method: .proximity, confidence: 0.75, distance: 3.25)
+        XCTAssertEqual(MemoryLayout<Link>.stride, 32)
+        XCTAssertEqual(l.addressIndex, 1_500_000_000)
+        XCTAssertEqual(l.buildingIndex, 42)
+        XCTAssertNil(l.unitIndex)
+        l.unitIndex = 0
+        XCTAssertEqual(l.unitIndex, 0)
+        l.unitIndex = nil
+        XCTAssertNil(l.unitIndex)
+        XCTAssertEqual(l.method, .proximity)
+    }
+
+    func testHouseKeyNumbersAreEqualExactlyForEqualKeys() {
+        let rows: [(String?, String?)] = [("Main  Street", "10 A"), ("main street", "10a"), ("Main Street", "10"), ("Main Street", nil),
+                                          ("Ågade", "1"), ("ågade", "1"), (nil, "1")]
+        let addresses = rows.enumerated().map { k, r in
+            AddressPoint(id: "a\(k)", values: [r.1, r.0], sourceRow: k + 1, location: Point2(x: 0, y: 0))
+        }
+        let numbers = HouseNumber.keyNumbers(addresses, pool: WorkerPool(threads: 2))
+        for i in rows.indices {
+            for j in rows.indices {
+                let same = HouseNumber.key(street: rows[i].0, number: rows[i].1) == HouseNumber.key(street: rows[j].0, number: rows[j].1)
+                XCTAssertEqual(numbers[i] == numbers[j], same, "\(rows[i]) \(rows[j])")
+            }
+        }
+        XCTAssertNil(numbers[3])
+    }
+}
