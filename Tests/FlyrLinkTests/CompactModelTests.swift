@@ -64,13 +64,13 @@ final class CompactModelTests: XCTestCase {
         XCTAssertEqual(l.method, .proximity)
     }
 
-    func testHouseKeyNumbersAreEqualExactlyForEqualKeys() {
+    func testHouseKeysAreEqualExactlyForEqualKeys() {
         let rows: [(String?, String?)] = [("Main  Street", "10 A"), ("main street", "10a"), ("Main Street", "10"), ("Main Street", nil),
                                           ("Ågade", "1"), ("ågade", "1"), (nil, "1")]
         let addresses = rows.enumerated().map { k, r in
             AddressPoint(id: "a\(k)", values: [r.1, r.0], sourceRow: k + 1, location: Point2(x: 0, y: 0))
         }
-        let numbers = HouseNumber.keyNumbers(addresses, pool: WorkerPool(threads: 2))
+        let numbers = HouseNumber.keys(addresses, pool: WorkerPool(threads: 2))
         for i in rows.indices {
             for j in rows.indices {
                 let same = HouseNumber.key(street: rows[i].0, number: rows[i].1) == HouseNumber.key(street: rows[j].0, number: rows[j].1)
@@ -78,5 +78,15 @@ final class CompactModelTests: XCTestCase {
             }
         }
         XCTAssertNil(numbers[3])
+        // Many distinct keys: no two agree (a collision here would be a broken hash).
+        var seen: [HouseKey: String] = [:]
+        for street in ["Main Street", "Main Streets", "Birch Street", "Ågade"] {
+            for n in 0..<20_000 {
+                let text = HouseNumber.key(street: street, number: "\(n)")!
+                let k = HouseNumber.houseKey(street: street, number: "\(n)")!
+                XCTAssertEqual(seen.updateValue(text, forKey: k) ?? text, text)
+            }
+        }
+        XCTAssertEqual(seen.count, 80_000)
     }
 }

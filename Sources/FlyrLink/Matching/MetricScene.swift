@@ -3,14 +3,14 @@
 /// functions costs one reference, not a retain of every array it holds.
 final class MetricScene: Sendable {
     let addressPoints: [Point2]
-    /// `HouseNumber.keyNumbers` of the addresses: equal for the same house.
-    let addressKeys: [Int32?]
+    /// `HouseNumber.keys` of the addresses: equal for the same house.
+    let addressKeys: [HouseKey?]
     let footprints: [Footprint]
     let areas: [Double]
     let boxes: [BBox]
     let index: PackedRTree
 
-    init(addressPoints: [Point2], addressKeys: [Int32?], footprints: [Footprint],
+    init(addressPoints: [Point2], addressKeys: [HouseKey?], footprints: [Footprint],
          pool: WorkerPool = WorkerPool(threads: 1)) {
         self.addressPoints = addressPoints
         self.addressKeys = addressKeys

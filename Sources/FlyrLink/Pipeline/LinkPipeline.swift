@@ -97,7 +97,7 @@ public struct LinkPipeline {
 
         // index: the footprint tree and accessory structures.
         let (scene, accessory) = stage(.index, clock, items: { $0.0.footprints.count }) {
-            let scene = MetricScene(addressPoints: points, addressKeys: HouseNumber.keyNumbers(addresses, pool: pool), footprints: footprints,
+            let scene = MetricScene(addressPoints: points, addressKeys: HouseNumber.keys(addresses, pool: pool), footprints: footprints,
                                     pool: pool)
             let accessory = options.link.strategy == .flyr
                 ? AccessoryClassifier.classify(scene, options: options.link, pool: pool)
@@ -129,6 +129,9 @@ public struct LinkPipeline {
             return (slices, "\(slices.count) unit slices")
         }
 
+        // The metric scene's last use was the split: freed (off this thread) before the links are assembled.
+        BackgroundRelease.drop((scene, footprints, points))
+
         let campaign = options.resolvedCampaignID
         var result = LinkRun(options: options, campaignID: campaign, frame: frame, addresses: addresses, buildings: buildings,
                              links: [], linkOfAddress: [], unlinkedReason: [], buildingLinkStart: [], units: units,
@@ -154,7 +157,6 @@ public struct LinkPipeline {
                          buildingRejects: buildingRejects.count, addressRejects: addressesIn.rejects.count)
         result.report.run.secondsByStage = clock.seconds
         result.report.run.secondsTotal = Date().timeIntervalSince(clock.start)
-        BackgroundRelease.drop((scene, footprints, points))
         return result
     }
 
