@@ -34,7 +34,7 @@ final class ProgressRenderer: @unchecked Sendable {
             return
         case .finished(let stage, let detail, let seconds, let items):
             let rate = items.flatMap { n in seconds > 0.01 ? "  (\(ProgressRenderer.compact(Double(n) / seconds))/s)" : nil } ?? ""
-            line = "\u{1B}[2K\r\(stage.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(String(format: "%6.2fs", seconds))  \(detail)\(rate)\n"
+            line = "\u{1B}[2K\r\(stage.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(String(format: "%6.2fs", seconds))  \(detail)\(rate)\n"
         }
         FileHandle.standardError.write(Data(line.utf8))
     }

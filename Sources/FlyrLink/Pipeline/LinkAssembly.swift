@@ -2,7 +2,9 @@
 /// number, then address id) and indexes them by address and building.
 enum LinkAssembly {
     /// `unlinked`: each address's reason when it has no link (ProximityMatcher.Decision.unlinked).
-    static func assemble(_ run: inout LinkRun, links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
+    /// `links` is emptied as soon as it has been grouped (a run's largest array but one).
+    static func assemble(_ run: inout LinkRun, links: inout [Link], unlinked: [ProximityMatcher.UnlinkedReason?],
+                         pool: WorkerPool = WorkerPool(threads: 1)) {
         let addresses = run.addresses
         // Group by building with a counting sort (links arrive in address order), then order each group.
         let buildingCount = run.buildings.count
@@ -12,18 +14,28 @@ enum LinkAssembly {
         var fill = start
         var ordered = links
         for l in links { ordered[fill[l.buildingIndex]] = l; fill[l.buildingIndex] += 1 }
-        for b in 0..<buildingCount where start[b] < start[b + 1] {
-            let group = start[b]..<start[b + 1]
-            if group.count > 1 {
-                ordered[group].sort { x, y in
-                    if x.confidence != y.confidence { return x.confidence > y.confidence }
-                    let hx = addresses[x.addressIndex].houseNumber, hy = addresses[y.addressIndex].houseNumber
-                    if HouseNumber.less(hx, hy) { return true }
-                    if HouseNumber.less(hy, hx) { return false }
-                    return x.addressIndex < y.addressIndex  // addresses are in id order
+        links = []
+        fill = []
+        // The groups are disjoint ranges of `ordered`: each is put in order on the workers.
+        let groupStart = start
+        ordered.withUnsafeMutableBufferPointer { buffer in
+            let shared = UncheckedBox(buffer)
+            let chunk = 16_384
+            pool.forEachChunk((buildingCount + chunk - 1) / chunk) { _, c in
+                for b in (c * chunk)..<min((c + 1) * chunk, buildingCount) where groupStart[b] < groupStart[b + 1] {
+                    var group = UnsafeMutableBufferPointer(rebasing: shared.value[groupStart[b]..<groupStart[b + 1]])
+                    if group.count > 1 {
+                        group.sort { x, y in
+                            if x.confidence != y.confidence { return x.confidence > y.confidence }
+                            let hx = addresses[x.addressIndex].houseNumber, hy = addresses[y.addressIndex].houseNumber
+                            if HouseNumber.less(hx, hy) { return true }
+                            if HouseNumber.less(hy, hx) { return false }
+                            return x.addressIndex < y.addressIndex  // addresses are in id order
+                        }
+                    }
+                    for k in group.indices { group[k].isPrimary = k == 0 }
                 }
             }
-            for k in group { ordered[k].isPrimary = k == group.lowerBound }
         }
         var linkOfAddress = [Int?](repeating: nil, count: addresses.count)
         for (i, l) in ordered.enumerated() { linkOfAddress[l.addressIndex] = i }

@@ -41,6 +41,13 @@ public struct LinkPipeline {
         // read and ingest; of the source tables only their summaries stay.
         var (buildingsIn, addressesIn, territory, buildingSource, addressSource) = try readAndIngest(clock, pool)
         HeapTrim.returnFreedMemory()  // the records read are gone; their pages need not stay resident
+        // The report's input fingerprints, hashed on a spare thread while the stages run: the files
+        // were just read (their pages are cached), and the stages leave a core idle now and then.
+        let fingerprinting = DispatchGroup()
+        let inputPaths = [buildingSource.spec.location, addressSource.spec.location].filter { path in
+            (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+        }
+        DispatchQueue.global(qos: .utility).async(group: fingerprinting) { for path in inputPaths { _ = SHA256.fingerprint(path) } }
         var extent = BBox.empty
         if let territory {
             extent = territory.footprint.bbox
@@ -132,29 +139,27 @@ public struct LinkPipeline {
         // The metric scene's last use was the split: freed (off this thread) before the links are assembled.
         BackgroundRelease.drop((scene, footprints, points))
 
-        let campaign = options.resolvedCampaignID
-        var result = LinkRun(options: options, campaignID: campaign, frame: frame, addresses: addresses, buildings: buildings,
-                             links: [], linkOfAddress: [], unlinkedReason: [], buildingLinkStart: [], units: units,
-                             rejects: addressesIn.rejects + buildingRejects,
-                             report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
-                                               run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))
-        LinkAssembly.assemble(&result, links: links, unlinked: unlinked)
-        links = []
-        unlinked = []
-        // Fingerprint both inputs at once (one core each); the reports below then find them remembered.
-        let inputPaths = [buildingSource.spec.location, addressSource.spec.location].filter { path in
-            (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
+        var result: LinkRun = stage(.assemble, clock, items: { $0.links.count }) {
+            let campaign = options.resolvedCampaignID
+            var result = LinkRun(options: options, campaignID: campaign, frame: frame, addresses: addresses, buildings: buildings,
+                                 links: [], linkOfAddress: [], unlinkedReason: [], buildingLinkStart: [], units: units,
+                                 rejects: addressesIn.rejects + buildingRejects,
+                                 report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
+                                                   run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))
+            LinkAssembly.assemble(&result, links: &links, unlinked: unlinked, pool: pool)
+            unlinked = []
+            fingerprinting.wait()  // the reports below find the digests remembered
+            result.report.inputs["buildings"] = inputReport(buildingSource, buildingsIn.crs, buildingsIn.crsAssumed, accepted: buildings.count,
+                                                            rejected: buildingRejects.count, repaired: repairedCount, generated: buildingsIn.generatedIDs)
+            result.report.inputs["addresses"] = inputReport(addressSource, addressesIn.crs, addressesIn.crsAssumed, accepted: addresses.count,
+                                                            rejected: addressesIn.rejects.count, repaired: nil, generated: addressesIn.generatedIDs)
+            result.report.territory = territory?.source
+            outsideAddresses += addressSource.parquet?.rowsSkippedByBBox ?? 0
+            outsideBuildings += buildingSource.parquet?.rowsSkippedByBBox ?? 0
+            RunSummary.count(&result, accessory: accessory, repaired: repairedCount, outsideAddresses: outsideAddresses, outsideBuildings: outsideBuildings,
+                             buildingRejects: buildingRejects.count, addressRejects: addressesIn.rejects.count)
+            return (result, "\(result.links.count) links")
         }
-        DispatchQueue.concurrentPerform(iterations: inputPaths.count) { i in _ = SHA256.fingerprint(inputPaths[i]) }
-        result.report.inputs["buildings"] = inputReport(buildingSource, buildingsIn.crs, buildingsIn.crsAssumed, accepted: buildings.count,
-                                                        rejected: buildingRejects.count, repaired: repairedCount, generated: buildingsIn.generatedIDs)
-        result.report.inputs["addresses"] = inputReport(addressSource, addressesIn.crs, addressesIn.crsAssumed, accepted: addresses.count,
-                                                        rejected: addressesIn.rejects.count, repaired: nil, generated: addressesIn.generatedIDs)
-        result.report.territory = territory?.source
-        outsideAddresses += addressSource.parquet?.rowsSkippedByBBox ?? 0
-        outsideBuildings += buildingSource.parquet?.rowsSkippedByBBox ?? 0
-        RunSummary.count(&result, accessory: accessory, repaired: repairedCount, outsideAddresses: outsideAddresses, outsideBuildings: outsideBuildings,
-                         buildingRejects: buildingRejects.count, addressRejects: addressesIn.rejects.count)
         result.report.run.secondsByStage = clock.seconds
         result.report.run.secondsTotal = Date().timeIntervalSince(clock.start)
         return result

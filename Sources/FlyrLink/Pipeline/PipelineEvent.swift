@@ -5,6 +5,8 @@ public enum PipelineStage: String, Sendable, CaseIterable {
     case index
     case match
     case split
+    /// Links ordered and indexed, inputs fingerprinted, the report's counts.
+    case assemble
     case write
 }
 
