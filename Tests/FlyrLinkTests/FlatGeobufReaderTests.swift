@@ -89,7 +89,7 @@ final class FlatGeobufReaderTests: XCTestCase {
         let b = try assertSameAsGDAL(try fgb("b.fgb", from: TestPaths.helsinkiBuildings, ["-t_srs", "EPSG:3067"]), role: .buildings)
         XCTAssertEqual(b.crsDefinition, "EPSG:3067")
         guard case .polygons(let p)? = b.records.first?.geometry else { return XCTFail("no polygon") }
-        XCTAssertGreaterThan(p[0].shell[0].x, 300_000, "metres, not degrees")
+        XCTAssertGreaterThan(p.polygons[0].shell[0].x, 300_000, "metres, not degrees")
     }
 
     func testMultiPolygonsHolesAndMixedGeometryTypes() throws {
@@ -112,9 +112,9 @@ final class FlatGeobufReaderTests: XCTestCase {
         let table = try assertSameAsGDAL(try fgb("mixed.fgb", from: source.path), role: .buildings)
         XCTAssertEqual(table.records.count, geometries.count)
         let kinds = Dictionary(table.records.map { ($0.values[0] ?? "", $0.geometry) }, uniquingKeysWith: { a, _ in a })
-        XCTAssertEqual(kinds["f0"], .polygons([Polygon(rings: [[Point2(x: 0, y: 0), Point2(x: 10, y: 0), Point2(x: 10, y: 10), Point2(x: 0, y: 10), Point2(x: 0, y: 0)],
-                                                              [Point2(x: 2, y: 2), Point2(x: 2, y: 4), Point2(x: 4, y: 4), Point2(x: 4, y: 2), Point2(x: 2, y: 2)]])]))
-        if case .polygons(let p)?? = kinds["f1"] { XCTAssertEqual(p.map(\.rings.count), [2, 1]) } else { XCTFail("f1 \(String(describing: kinds["f1"]))") }
+        XCTAssertEqual(kinds["f0"], .polygons(Footprint(polygons: [Polygon(rings: [[Point2(x: 0, y: 0), Point2(x: 10, y: 0), Point2(x: 10, y: 10), Point2(x: 0, y: 10), Point2(x: 0, y: 0)],
+                                                              [Point2(x: 2, y: 2), Point2(x: 2, y: 4), Point2(x: 4, y: 4), Point2(x: 4, y: 2), Point2(x: 2, y: 2)]])])))
+        if case .polygons(let p)?? = kinds["f1"] { XCTAssertEqual(p.polygons.map(\.rings.count), [2, 1]) } else { XCTFail("f1 \(String(describing: kinds["f1"]))") }
         XCTAssertEqual(kinds["f4"], .other("LineString"))
         XCTAssertEqual(kinds["f5"], .other("MultiLineString"))
         XCTAssertEqual(kinds["f7"], .multiPoint([Point2(x: 1, y: 2), Point2(x: 3, y: 4)]))

@@ -41,6 +41,17 @@ public struct Footprint: Sendable, Hashable {
         polygonEnds = pEnds
     }
 
+    /// From the flat form itself: `ringEnds` ends every ring in `points`, `polygonEnds` every
+    /// polygon in the rings (both exclusive, ascending, the last the total). A reader that
+    /// gathers coordinates flat hands them over without a nested copy.
+    public init(points: [Point2], ringEnds: [Int32], polygonEnds: [Int32]) {
+        precondition(ringEnds.last.map(Int.init) ?? 0 == points.count && polygonEnds.last.map(Int.init) ?? 0 == ringEnds.count,
+                     "ring and polygon ends must cover the points")
+        self.points = points
+        self.ringEnds = ringEnds.count == 1 && !points.isEmpty ? [] : ringEnds
+        self.polygonEnds = polygonEnds.count == 1 && polygonEnds[0] > 0 ? [] : polygonEnds
+    }
+
     /// No polygons.
     public static var empty: Footprint { Footprint(polygons: []) }
 
@@ -136,7 +147,7 @@ public struct Footprint: Sendable, Hashable {
 public enum SourceGeometry: Sendable, Hashable {
     case point(Point2)
     case multiPoint([Point2])
-    case polygons([Polygon])   // Polygon or MultiPolygon
+    case polygons(Footprint)   // Polygon or MultiPolygon
     case other(String)          // a type the linker does not use, by name
     case empty(String)          // an empty geometry of the named type
 }

@@ -139,7 +139,7 @@ public struct WKBReader {
             case .line:
                 return .other("LineString")
             case .polygon(let poly):
-                return poly.map { .polygons([$0]) } ?? .empty("Polygon")
+                return poly.map { .polygons(Footprint(polygons: [$0])) } ?? .empty("Polygon")
             case .collection(let type, let parts):
                 let name = typeNames[type] ?? "GeometryCollection"
                 var points: [Point2] = []
@@ -154,7 +154,7 @@ public struct WKBReader {
                     }
                 }
                 if others { return .other(name) }
-                if !polygons.isEmpty && points.isEmpty { return .polygons(polygons) }
+                if !polygons.isEmpty && points.isEmpty { return .polygons(Footprint(polygons: polygons)) }
                 if !points.isEmpty && polygons.isEmpty { return .multiPoint(points) }
                 if points.isEmpty && polygons.isEmpty { return .empty(name) }
                 return .other(name)

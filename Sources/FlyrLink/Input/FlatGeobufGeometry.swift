@@ -23,7 +23,9 @@ struct FlatGeobufGeometry {
             _ = try coordinates(g, checkedFor: nil)
             return .other("LineString")
         case 3:
-            return .polygons([try polygon(g)])
+            var flat = FlatPolygons()
+            try appendPolygon(g, to: &flat)
+            return .polygons(flat.footprint)
         case 4:
             let points = try multiPoint(g)
             return points.isEmpty ? .empty("MultiPoint") : .multiPoint(points)
@@ -31,8 +33,9 @@ struct FlatGeobufGeometry {
             try lineParts(g)
             return .other("MultiLineString")
         case 6:
-            let polygons = try parts(g).map { part throws(FlatGeobufProblem) in try polygon(part) }
-            return polygons.isEmpty ? .empty("MultiPolygon") : .polygons(polygons)
+            var flat = FlatPolygons()
+            for part in try parts(g) { try appendPolygon(part, to: &flat) }
+            return flat.polygonEnds.isEmpty ? .empty("MultiPolygon") : .polygons(flat.footprint)
         case 7:
             return try collection(g)
         default:
@@ -101,27 +104,36 @@ struct FlatGeobufGeometry {
         for i in 0..<ends.count { start = try validEnd(ends, i, after: start, points: points) }
     }
 
-    private func polygon(_ g: FlatBufferTable) throws(FlatGeobufProblem) -> Polygon {
-        let (xy, points) = try coordinates(g, checkedFor: nil)
-        guard let ends = try partEnds(g) else { return Polygon(rings: [ring(xy, 0..<points)]) }
-        var rings: [[Point2]] = []
-        rings.reserveCapacity(ends.count)
-        var start = 0
-        for i in 0..<ends.count {
-            let end = try validEnd(ends, i, after: start, points: points)
-            rings.append(ring(xy, start..<end))
-            start = end
-        }
-        if start == 0 { throw .corrupt("a polygon whose rings are all empty") }
-        return Polygon(rings: rings)
+    /// Polygons gathered flat, as `Footprint` stores them (no array per ring).
+    struct FlatPolygons {
+        var points: [Point2] = []
+        var ringEnds: [Int32] = []
+        var polygonEnds: [Int32] = []
+
+        var footprint: Footprint { Footprint(points: points, ringEnds: ringEnds, polygonEnds: polygonEnds) }
     }
 
-    /// (reserveCapacity and append: see `FlatGeobufFeatureDecoder.values`.)
-    private func ring(_ xy: FlatBufferVector, _ r: Range<Int>) -> [Point2] {
-        var ring: [Point2] = []
-        ring.reserveCapacity(r.count)
-        for i in r { ring.append(pointAt(xy, i)) }
-        return ring
+    /// The polygon's rings (all its coordinates as one ring when it has no ends) added to `flat`.
+    private func appendPolygon(_ g: FlatBufferTable, to flat: inout FlatPolygons) throws(FlatGeobufProblem) {
+        let (xy, points) = try coordinates(g, checkedFor: nil)
+        let ends = try partEnds(g)
+        var used = points  // coordinates past the last ring end belong to no ring
+        if let ends {
+            var start = 0
+            for i in 0..<ends.count { start = try validEnd(ends, i, after: start, points: points) }
+            if start == 0 { throw .corrupt("a polygon whose rings are all empty") }
+            used = start
+        }
+        let base = flat.points.count
+        // (reserveCapacity and append: see `FlatGeobufFeatureDecoder.values`.)
+        flat.points.reserveCapacity(base + used)
+        for i in 0..<used { flat.points.append(pointAt(xy, i)) }
+        if let ends {
+            for i in 0..<ends.count { flat.ringEnds.append(Int32(base + Int(ends.uint32(i)))) }
+        } else {
+            flat.ringEnds.append(Int32(base + used))
+        }
+        flat.polygonEnds.append(Int32(flat.ringEnds.count))
     }
 
     private func parts(_ g: FlatBufferTable) throws(FlatGeobufProblem) -> [FlatBufferTable] {
@@ -137,21 +149,22 @@ struct FlatGeobufGeometry {
     private func collection(_ g: FlatBufferTable) throws(FlatGeobufProblem) -> SourceGeometry {
         let name = "GeometryCollection"
         var points: [Point2] = []
-        var polygons: [Polygon] = []
+        var polygons = FlatPolygons()
         var others = false
         for part in try parts(g) {
             switch try Self.type(of: part) {
             case 1: if let p = try point(part) { points.append(p) }
-            case 3: polygons.append(try polygon(part))
+            case 3: try appendPolygon(part, to: &polygons)
             case 2: _ = try coordinates(part, checkedFor: nil); others = true
             case 0: throw .corrupt("a collection part without a geometry type")
             default: throw .needsGDAL("a collection or curve inside a GeometryCollection")
             }
         }
         if others { return .other(name) }
-        if !polygons.isEmpty && points.isEmpty { return .polygons(polygons) }
-        if !points.isEmpty && polygons.isEmpty { return .multiPoint(points) }
-        if points.isEmpty && polygons.isEmpty { return .empty(name) }
+        let hasPolygons = !polygons.polygonEnds.isEmpty
+        if hasPolygons && points.isEmpty { return .polygons(polygons.footprint) }
+        if !points.isEmpty && !hasPolygons { return .multiPoint(points) }
+        if points.isEmpty && !hasPolygons { return .empty(name) }
         return .other(name)
     }
 }

@@ -85,10 +85,10 @@ enum GeoJSONGeometry {
             let pts = try list(c).map(position)
             return pts.isEmpty ? .empty("MultiPoint") : .multiPoint(pts)
         case "Polygon":
-            return try polygon(c ?? .list([])).map { .polygons([$0]) } ?? .empty("Polygon")
+            return try polygon(c ?? .list([])).map { .polygons(Footprint(polygons: [$0])) } ?? .empty("Polygon")
         case "MultiPolygon":
             let polys = try list(c).compactMap(polygon)
-            return polys.isEmpty ? .empty("MultiPolygon") : .polygons(polys)
+            return polys.isEmpty ? .empty("MultiPolygon") : .polygons(Footprint(polygons: polys))
         case "LineString", "MultiLineString":
             return .other(type)
         case "GeometryCollection":
@@ -97,13 +97,13 @@ enum GeoJSONGeometry {
                 switch part {
                 case .point(let p)?: points.append(p)
                 case .multiPoint(let ps)?: points += ps
-                case .polygons(let ps)?: polygons += ps
+                case .polygons(let f)?: polygons += f.polygons
                 case .empty?, nil: break
                 default: others = true
                 }
             }
             if others || (!points.isEmpty && !polygons.isEmpty) { return .other(type) }
-            if !polygons.isEmpty { return .polygons(polygons) }
+            if !polygons.isEmpty { return .polygons(Footprint(polygons: polygons)) }
             if !points.isEmpty { return .multiPoint(points) }
             return .empty(type)
         default:
@@ -152,17 +152,13 @@ enum GeoJSONGeometry {
         /// The geometry when the type's expected depth matches; nil otherwise (the general path
         /// then gives the same result or error as before).
         func geometry(_ type: String) -> SourceGeometry? {
-            func rings(_ range: Range<Int>) -> [[Point2]] {
-                range.map { r in Array(points[(r == 0 ? 0 : ends[1][r - 1])..<ends[1][r]]) }
-            }
-            func polygon(_ p: Int) -> Polygon {
-                Polygon(rings: rings((p == 0 ? 0 : ends[2][p - 1])..<ends[2][p]))
-            }
             switch (type, depth) {
             case ("Point", 0): return .point(points[0])
             case ("MultiPoint", 1): return .multiPoint(points)
-            case ("Polygon", 2): return .polygons([polygon(0)])
-            case ("MultiPolygon", 3): return .polygons((0..<ends[2].count).map(polygon))
+            case ("Polygon", 2):
+                return .polygons(Footprint(points: points, ringEnds: ends[1].map { Int32($0) }, polygonEnds: [Int32(ends[1].count)]))
+            case ("MultiPolygon", 3):
+                return .polygons(Footprint(points: points, ringEnds: ends[1].map { Int32($0) }, polygonEnds: ends[2].map { Int32($0) }))
             default: return nil
             }
         }

@@ -36,6 +36,11 @@ enum IDOrder {
     static func sortedUnique<T>(_ items: [T], id: (T) -> String, row: (T) -> Int, layer: String, rejects: inout [Reject]) -> [T] {
         let ids = items.map(id)
         let order = sortedIndices(ids)
+        // Already in id order without repeats (sources often are): the rows as they are, not copied.
+        if order.indices.allSatisfy({ order[$0] == $0 }),
+           !ids.indices.dropFirst().contains(where: { ids[$0 - 1].utf8.elementsEqual(ids[$0].utf8) }) {
+            return items
+        }
         var out: [T] = []
         out.reserveCapacity(items.count)
         var first = 0

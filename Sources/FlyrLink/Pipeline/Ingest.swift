@@ -155,17 +155,22 @@ struct Ingest {
                 switch record.geometry {
                 case nil:
                     rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: missingGeometryReason(record)))
-                case .polygons(let polys)?:
-                    let usable = polys.compactMap(closedPolygon)
-                    guard !usable.isEmpty else {
-                        rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: "degenerate footprint (fewer than 3 distinct vertices)"))
-                        continue
+                case .polygons(let footprint)?:
+                    // The usual footprint is closed and clean as read: taken as it is.
+                    var usable = footprint
+                    if !Ingest.isClosedAndClean(footprint) {
+                        let polygons = footprint.polygons.compactMap(closedPolygon)
+                        guard !polygons.isEmpty else {
+                            rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: "degenerate footprint (fewer than 3 distinct vertices)"))
+                            continue
+                        }
+                        usable = Footprint(polygons: polygons)
                     }
                     let id = rawID.map(trimmed) ?? ""
                     if id.isEmpty { unnamed.append(items.count) }
                     items.append(Building(id: id, height: record.values[1].flatMap(parseNumber),
                                           levels: record.values[2].flatMap(parseNumber).flatMap { Int(exactly: $0.rounded()) },
-                                          sourceRow: record.ordinal, footprint: Footprint(polygons: usable)))
+                                          sourceRow: record.ordinal, footprint: usable))
                 case .empty(let type)?:
                     rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: "empty \(type)"))
                 case .point?, .multiPoint?:
@@ -260,9 +265,23 @@ struct Ingest {
     }
 
     /// Closed, at least 4 points, finite, no point repeated by its successor.
-    static func isClosedAndClean(_ ring: [Point2]) -> Bool {
-        guard ring.count >= 4, ring[0] == ring[ring.count - 1], ring[0].isFinite else { return false }
-        for k in 1..<ring.count where ring[k] == ring[k - 1] || !ring[k].isFinite { return false }
+    static func isClosedAndClean(_ ring: ArraySlice<Point2>) -> Bool {
+        let lo = ring.startIndex, hi = ring.endIndex - 1
+        guard ring.count >= 4, ring[lo] == ring[hi], ring[lo].isFinite else { return false }
+        for k in (lo + 1)...hi where ring[k] == ring[k - 1] || !ring[k].isFinite { return false }
+        return true
+    }
+
+    static func isClosedAndClean(_ ring: [Point2]) -> Bool { isClosedAndClean(ring[...]) }
+
+    /// Every polygon has a shell and every ring is closed and clean: nothing for `closedPolygon` to do.
+    static func isClosedAndClean(_ footprint: Footprint) -> Bool {
+        guard footprint.polygonCount > 0 else { return false }
+        for p in 0..<footprint.polygonCount {
+            let rings = footprint.ringsOfPolygon(p)
+            guard !rings.isEmpty else { return false }
+            for r in rings where !isClosedAndClean(footprint.points[footprint.ringRange(r)]) { return false }
+        }
         return true
     }
 

@@ -7,8 +7,8 @@ struct Territory {
         let table = try GDALSourceReader.read(spec, role: .territory, mapping: FieldMapping())
         var polygons: [Polygon] = []
         for record in table.records {
-            if case .polygons(let polys)? = record.geometry {
-                polygons += polys.compactMap(Ingest.closedPolygon)
+            if case .polygons(let footprint)? = record.geometry {
+                polygons += footprint.polygons.compactMap(Ingest.closedPolygon)
             } else {
                 let what: String
                 switch record.geometry {
