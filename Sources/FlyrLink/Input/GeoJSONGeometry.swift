@@ -112,31 +112,34 @@ enum GeoJSONGeometry {
     }
 
     /// Coordinates read into one points array with, per nesting level, where each array ends:
-    /// no allocation per position (the nested form boxes every one).
+    /// no allocation per position (the nested form boxes every one), none at all for a lone
+    /// position, and the ring and polygon ends already in `Footprint`'s form.
     struct FlatCoordinates {
         var points: [Point2] = []
-        /// `ends[L]`: for each array at level L (1 = positions, 2 = rings of a polygon, 3 = polygons),
-        /// the end of its children in level L-1 (points for L = 1).
-        var ends: [[Int]] = [[], [], [], []]
+        /// A position on its own (depth 0) is kept here, not in `points`.
+        var lone = Point2(x: 0, y: 0)
+        /// For each array at level 1 (positions), 2 (rings of a polygon) and 3 (polygons): the end
+        /// of its children in the level below (points for level 1).
+        var ends1: [Int32] = [], ends2: [Int32] = [], ends3: [Int32] = []
         /// The level of the outermost array (0: a single position).
         var depth = 0
 
         /// Nil when the coordinates are not regular: an empty array, mixed depths, deeper than 3.
         static func read(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> FlatCoordinates? {
             var f = FlatCoordinates()
-            guard let level = try f.readArray(&s) else { return nil }
+            guard let level = try f.readArray(&s, outermost: true) else { return nil }
             f.depth = level
             return f
         }
 
-        private mutating func readArray(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> Int? {
+        private mutating func readArray(_ s: inout GeoJSONScanner, outermost: Bool = false) throws(GeoJSONScanner.Failure) -> Int? {
             guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return nil }
             if try s.peek() != UInt8(ascii: "[") {
                 let x = try s.number()
                 guard try s.more(closer: UInt8(ascii: "]")) else { throw s.fail("a position needs at least two numbers") }
                 let y = try s.number()
                 while try s.more(closer: UInt8(ascii: "]")) { _ = try s.number() }  // Z, M
-                points.append(Point2(x: x, y: y))
+                if outermost { lone = Point2(x: x, y: y) } else { points.append(Point2(x: x, y: y)) }
                 return 0
             }
             var childLevel: Int?
@@ -145,20 +148,30 @@ enum GeoJSONGeometry {
                 childLevel = l
             } while try s.more(closer: UInt8(ascii: "]"))
             let level = childLevel! + 1
-            ends[level].append(level == 1 ? points.count : ends[level - 1].count)
+            switch level {
+            case 1: ends1.append(Int32(points.count))
+            case 2: ends2.append(Int32(ends1.count))
+            default: ends3.append(Int32(ends2.count))
+            }
             return level
+        }
+
+        private func ends(_ level: Int) -> [Int32] {
+            switch level {
+            case 1: return ends1
+            case 2: return ends2
+            default: return ends3
+            }
         }
 
         /// The geometry when the type's expected depth matches; nil otherwise (the general path
         /// then gives the same result or error as before).
         func geometry(_ type: String) -> SourceGeometry? {
             switch (type, depth) {
-            case ("Point", 0): return .point(points[0])
+            case ("Point", 0): return .point(lone)
             case ("MultiPoint", 1): return .multiPoint(points)
-            case ("Polygon", 2):
-                return .polygons(Footprint(points: points, ringEnds: ends[1].map { Int32($0) }, polygonEnds: [Int32(ends[1].count)]))
-            case ("MultiPolygon", 3):
-                return .polygons(Footprint(points: points, ringEnds: ends[1].map { Int32($0) }, polygonEnds: ends[2].map { Int32($0) }))
+            case ("Polygon", 2): return .polygons(Footprint(points: points, ringEnds: ends1, polygonEnds: ends2))
+            case ("MultiPolygon", 3): return .polygons(Footprint(points: points, ringEnds: ends1, polygonEnds: ends2))
             default: return nil
             }
         }
@@ -167,10 +180,11 @@ enum GeoJSONGeometry {
         var nested: Coordinates {
             func level(_ l: Int, _ i: Int) -> Coordinates {
                 if l == 0 { return .position(points[i]) }
-                let start = i == 0 ? 0 : ends[l][i - 1]
-                return .list((start..<ends[l][i]).map { level(l - 1, $0) })
+                let e = ends(l)
+                let start = i == 0 ? 0 : Int(e[i - 1])
+                return .list((start..<Int(e[i])).map { level(l - 1, $0) })
             }
-            return level(depth, 0)
+            return depth == 0 ? .position(lone) : level(depth, 0)
         }
     }
 }

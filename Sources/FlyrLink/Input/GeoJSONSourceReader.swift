@@ -63,6 +63,8 @@ enum GeoJSONSourceReader {
         var crs: String?
         var hits: [[Int]]
         var keySeen: [Bool]
+        /// `readObject`'s property buffer, kept between features.
+        var propertyScratch: [(rank: Int, value: String?)?] = []
 
         init(fields: [(canonical: String, names: [String], overridden: Bool)], sink: RecordSink) {
             self.fields = fields
@@ -90,10 +92,11 @@ enum GeoJSONSourceReader {
 
         /// A piece's records (renumbered in file order) and counts.
         mutating func absorb(_ piece: ReadState) {
-            for var record in piece.sink.finish() {
-                record.ordinal = sink.count + 1
-                sink.append(record)
-            }
+            // Renumbered in place and handed on as one batch: no record is copied.
+            var records = piece.sink.finish()
+            let first = sink.count
+            for k in records.indices { records[k].ordinal = first + k + 1 }
+            sink.append(contentsOf: &records)
             for f in hits.indices {
                 for r in hits[f].indices { hits[f][r] += piece.hits[f][r] }
                 keySeen[f] = keySeen[f] || piece.keySeen[f]
@@ -180,7 +183,12 @@ enum GeoJSONSourceReader {
     /// A FeatureCollection or a Feature, members in any order.
     static func readObject(_ s: inout GeoJSONScanner, _ state: inout ReadState, topLevel: Bool) throws(GeoJSONScanner.Failure) {
         var featureID: String?
-        var props: [(rank: Int, value: String?)?] = Array(repeating: nil, count: state.fields.count)
+        // The wanted properties of this object, in a buffer reused from feature to feature.
+        var props: [(rank: Int, value: String?)?] = []
+        swap(&props, &state.propertyScratch)
+        defer { swap(&props, &state.propertyScratch) }
+        props.removeAll(keepingCapacity: true)
+        props.append(contentsOf: repeatElement(nil, count: state.fields.count))
         var geometry: SourceGeometry?
         var geometryError: String?
         var isFeature = false
