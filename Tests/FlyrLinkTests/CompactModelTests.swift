@@ -89,4 +89,22 @@ final class CompactModelTests: XCTestCase {
         }
         XCTAssertEqual(seen.count, 80_000)
     }
+
+    func testSortUniqueMovesRowsIntoIDOrderAndRejectsRepeats() {
+        var g = SystemRandomNumberGenerator()
+        for n in [0, 1, 2, 7, 100, 2_000] {
+            let rows = (0..<n).map { k in (id: "id\(Int.random(in: 0..<max(1, n / 2), using: &g))", row: k + 1) }
+            // Reference: stable sort by id bytes, the first of each id kept.
+            let sorted = rows.sorted { IDOrder.precedes($0.id, $1.id) || (!IDOrder.precedes($1.id, $0.id) && $0.row < $1.row) }
+            var expected: [(id: String, row: Int)] = []
+            for r in sorted where expected.last?.id != r.id { expected.append(r) }
+            var items = rows.map { AddressPoint(id: $0.id, values: ["\($0.row)"], sourceRow: $0.row, location: Point2(x: 0, y: 0)) }
+            var rejects: [Reject] = []
+            IDOrder.sortUnique(&items, id: \.id, row: \.sourceRow, layer: "addresses", rejects: &rejects)
+            XCTAssertEqual(items.map(\.id), expected.map(\.id))
+            XCTAssertEqual(items.map(\.sourceRow), expected.map(\.row))
+            XCTAssertEqual(items.map(\.houseNumber), expected.map { "\($0.row)" }, "each row moved whole")
+            XCTAssertEqual(rejects.count, n - expected.count)
+        }
+    }
 }

@@ -31,27 +31,41 @@ enum IDOrder {
         return order
     }
 
-    /// `items` (in source row order) sorted by id, with every repeat of an id made a reject: the
-    /// row that comes first in the source keeps it.
-    static func sortedUnique<T>(_ items: [T], id: (T) -> String, row: (T) -> Int, layer: String, rejects: inout [Reject]) -> [T] {
+    /// `items` (in source row order) put in id order, with every repeat of an id made a reject
+    /// (the row that comes first in the source keeps it). Rows are moved by swaps in place, never
+    /// copied: a million rows copied are a million retains and releases of their strings.
+    static func sortUnique<T>(_ items: inout [T], id: (T) -> String, row: (T) -> Int, layer: String, rejects: inout [Reject]) {
         let ids = items.map(id)
         let order = sortedIndices(ids)
-        // Already in id order without repeats (sources often are): the rows as they are, not copied.
-        if order.indices.allSatisfy({ order[$0] == $0 }),
-           !ids.indices.dropFirst().contains(where: { ids[$0 - 1].utf8.elementsEqual(ids[$0].utf8) }) {
-            return items
-        }
-        var out: [T] = []
-        out.reserveCapacity(items.count)
+        // In id order, a repeat is an id equal to the one before it (ties keep source order).
+        var repeated = [Bool](repeating: false, count: order.count)
         var first = 0
         for (k, i) in order.enumerated() {
             if k > 0, ids[order[k - 1]].utf8.elementsEqual(ids[i].utf8) {
                 rejects.append(Reject(layer: layer, sourceRow: row(items[i]), id: ids[i], reason: "duplicate id (first at row \(row(items[first])))"))
+                repeated[k] = true
                 continue
             }
             first = i
-            out.append(items[i])
         }
-        return out
+        var kept = 0
+        items.withUnsafeMutableBufferPointer { rows in
+            // Position k takes the row at order[k]: each cycle of the permutation is walked once.
+            var placed = [Bool](repeating: false, count: rows.count)
+            for start in rows.indices where !placed[start] {
+                var j = start
+                while order[j] != start {
+                    rows.swapAt(j, order[j])
+                    placed[j] = true
+                    j = order[j]
+                }
+                placed[j] = true
+            }
+            for k in rows.indices where !repeated[k] {
+                rows.swapAt(kept, k)
+                kept += 1
+            }
+        }
+        items.removeLast(items.count - kept)
     }
 }

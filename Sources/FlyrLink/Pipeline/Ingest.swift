@@ -120,9 +120,9 @@ struct Ingest {
             for (k, content) in unnamed where !outside[k] {
                 items[k].id = ids.generate(content: content, at: [items[k].location])
             }
-            let accepted = items
-            items = []
-            return Ingest.ordered(accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated)
+            var accepted: [AddressPoint] = []
+            swap(&accepted, &items)
+            return Ingest.ordered(&accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated)
         }
     }
 
@@ -201,21 +201,23 @@ struct Ingest {
             for k in unnamed where !outside[k] {
                 items[k].id = ids.generate(content: [], at: items[k].footprint.polygons.flatMap(\.shell))
             }
-            let accepted = items
-            items = []
-            return Ingest.ordered(accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated)
+            var accepted: [Building] = []
+            swap(&accepted, &items)
+            return Ingest.ordered(&accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated)
         }
     }
 
     /// The accepted rows without those outside their CRS's range, in id order (repeated ids made
     /// rejects): outputs follow ids, not the source's row order (which a spatially indexed
     /// FlatGeobuf or a database query changes), so the same data gives the same bytes from any format.
-    static func ordered<T: Identified>(_ items: [T], dropping outside: [Bool], layer: String, rejects: [Reject],
+    static func ordered<T: Identified>(_ items: inout [T], dropping outside: [Bool], layer: String, rejects: [Reject],
                                        crs: String, assumed: Bool, generated: Int) -> Result<T> {
         var rejects = rejects
-        let kept = outside.contains(true) ? zip(items, outside).filter { !$0.1 }.map(\.0) : items
-        let sorted = IDOrder.sortedUnique(kept, id: \.id, row: \.sourceRow, layer: layer, rejects: &rejects)
+        if outside.contains(true) { items = zip(items, outside).filter { !$0.1 }.map(\.0) }
+        IDOrder.sortUnique(&items, id: \.id, row: \.sourceRow, layer: layer, rejects: &rejects)
         rejects.sort { $0.sourceRow < $1.sourceRow }
+        let sorted = items
+        items = []
         return Result(items: sorted, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
     }
 
@@ -231,7 +233,7 @@ struct Ingest {
     }
 
     /// Ids for rows without one of their own: content UUIDv5s. Duplicates are found afterwards,
-    /// once the rows are in id order (IDOrder.sortedUnique).
+    /// once the rows are in id order (IDOrder.sortUnique).
     struct IDRegistry {
         let layer: String
         private var contentCounts: [String: Int] = [:]
