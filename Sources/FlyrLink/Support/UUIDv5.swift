@@ -21,7 +21,15 @@ public enum UUIDv5 {
             message.append(UInt8(ascii: ":"))
             message.append(contentsOf: part.utf8)
         }
-        return format(versioned(SHA1.hash(message)))
+        // Digest and text made in place: an id costs the message and the string, nothing else.
+        return message.withUnsafeBytes { m in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA1.digestLength) { digest in
+                SHA1.hash(m, into: digest.baseAddress!)
+                digest[6] = (digest[6] & 0x0F) | 0x50
+                digest[8] = (digest[8] & 0x3F) | 0x80
+                return format(UnsafeBufferPointer(rebasing: digest[0..<16]))
+            }
+        }
     }
 
     static func make(namespaceBytes ns: [UInt8], name: String) -> [UInt8] {
@@ -37,15 +45,21 @@ public enum UUIDv5 {
     }
 
     static func format(_ b: [UInt8]) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(36)
-        for (i, byte) in b.enumerated() {
-            if i == 4 || i == 6 || i == 8 || i == 10 { out.append(UInt8(ascii: "-")) }
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0x0F)])
+        b.withUnsafeBufferPointer { format($0) }
+    }
+
+    static func format(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: 2 * b.count + 4) { out in
+            let hex: StaticString = "0123456789abcdef"
+            var n = 0
+            for (i, byte) in b.enumerated() {
+                if i == 4 || i == 6 || i == 8 || i == 10 { out[n] = UInt8(ascii: "-"); n += 1 }
+                out[n] = hex.utf8Start[Int(byte >> 4)]
+                out[n + 1] = hex.utf8Start[Int(byte & 0x0F)]
+                n += 2
+            }
+            return n
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The 16 bytes of a UUID string, or nil when it is not one.
