@@ -100,7 +100,7 @@ final class CompactModelTests: XCTestCase {
             for r in sorted where expected.last?.id != r.id { expected.append(r) }
             var items = rows.map { AddressPoint(id: $0.id, values: ["\($0.row)"], sourceRow: $0.row, location: Point2(x: 0, y: 0)) }
             var rejects: [Reject] = []
-            IDOrder.sortUnique(&items, id: \.id, row: \.sourceRow, layer: "addresses", rejects: &rejects)
+            IDOrder.sortUnique(&items, layer: "addresses", rejects: &rejects)
             XCTAssertEqual(items.map(\.id), expected.map(\.id))
             XCTAssertEqual(items.map(\.sourceRow), expected.map(\.row))
             XCTAssertEqual(items.map(\.houseNumber), expected.map { "\($0.row)" }, "each row moved whole")

@@ -34,8 +34,10 @@ enum IDOrder {
     /// `items` (in source row order) put in id order, with every repeat of an id made a reject
     /// (the row that comes first in the source keeps it). Rows are moved by swaps in place, never
     /// copied: a million rows copied are a million retains and releases of their strings.
-    static func sortUnique<T>(_ items: inout [T], id: (T) -> String, row: (T) -> Int, layer: String, rejects: inout [Reject]) {
-        let ids = items.map(id)
+    static func sortUnique<T: Ingest.Identified>(_ items: inout [T], layer: String, rejects: inout [Reject]) {
+        // (Through the protocol, not key paths: a key path per row is a runtime call.)
+        let ids = items.map { $0.id }
+        func row(_ item: T) -> Int { item.sourceRow }
         let order = sortedIndices(ids)
         // In id order, a repeat is an id equal to the one before it (ties keep source order).
         var repeated = [Bool](repeating: false, count: order.count)

@@ -214,7 +214,7 @@ struct Ingest {
                                        crs: String, assumed: Bool, generated: Int) -> Result<T> {
         var rejects = rejects
         if outside.contains(true) { items = zip(items, outside).filter { !$0.1 }.map(\.0) }
-        IDOrder.sortUnique(&items, id: \.id, row: \.sourceRow, layer: layer, rejects: &rejects)
+        IDOrder.sortUnique(&items, layer: layer, rejects: &rejects)
         rejects.sort { $0.sourceRow < $1.sourceRow }
         let sorted = items
         items = []
