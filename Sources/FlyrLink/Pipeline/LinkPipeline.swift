@@ -137,7 +137,7 @@ public struct LinkPipeline {
         }
 
         // The metric scene's last use was the split: freed (off this thread) before the links are assembled.
-        BackgroundRelease.drop((scene, footprints, points))
+        BackgroundRelease.dropAndTrim((scene, footprints, points))
 
         var result: LinkRun = stage(.assemble, clock, items: { $0.links.count }) {
             let campaign = options.resolvedCampaignID
