@@ -33,7 +33,7 @@ final class GeoJSONWriter {
 
     func feature(id: String?, geometry: OutputGeometry?, properties: [(key: String, value: PropertyValue)]) {
         out.withBuffer { b in
-            if !first { b += Array(",\n".utf8) }
+            if !first { b.append(contentsOf: ",\n".utf8) }
             first = false
             GeoJSONWriter.appendFeature(id: id, geometry: geometry, properties: properties, to: &b)
         }
@@ -51,32 +51,32 @@ final class GeoJSONWriter {
             first = false
         }) { i, b in
             make(i) { id, geometry, properties in
-                b += Array(",\n".utf8)
+                b.append(contentsOf: ",\n".utf8)
                 GeoJSONWriter.appendFeature(id: id, geometry: geometry, properties: properties, to: &b)
             }
         }
     }
 
     static func appendFeature(id: String?, geometry: OutputGeometry?, properties: [(key: String, value: PropertyValue)], to b: inout [UInt8]) {
-        b += Array("{\"type\":\"Feature\"".utf8)
+        b.append(contentsOf: "{\"type\":\"Feature\"".utf8)
         if let id {
-            b += Array(",\"id\":".utf8)
+            b.append(contentsOf: ",\"id\":".utf8)
             JSONText.appendString(id, to: &b)
         }
-        b += Array(",\"geometry\":".utf8)
+        b.append(contentsOf: ",\"geometry\":".utf8)
         if let geometry {
             appendGeometry(geometry, to: &b)
         } else {
-            b += Array("null".utf8)
+            b.append(contentsOf: "null".utf8)
         }
-        b += Array(",\"properties\":{".utf8)
+        b.append(contentsOf: ",\"properties\":{".utf8)
         for (i, (key, value)) in properties.enumerated() {
             if i > 0 { b.append(UInt8(ascii: ",")) }
             JSONText.appendString(key, to: &b)
             b.append(UInt8(ascii: ":"))
             appendValue(value, to: &b)
         }
-        b += Array("}}".utf8)
+        b.append(contentsOf: "}}".utf8)
     }
 
     func close() throws {
@@ -88,9 +88,9 @@ final class GeoJSONWriter {
         switch value {
         case .string(let s?): JSONText.appendString(s, to: &b)
         case .number(let d?, let decimals) where d.isFinite: OutputNumber.append(d, decimals, to: &b)
-        case .int(let i?): b += Array(String(i).utf8)
-        case .bool(let v): b += Array((v ? "true" : "false").utf8)
-        default: b += Array("null".utf8)
+        case .int(let i?): b.append(contentsOf: String(i).utf8)
+        case .bool(let v): b.append(contentsOf: (v ? "true" : "false").utf8)
+        default: b.append(contentsOf: "null".utf8)
         }
     }
 
@@ -120,13 +120,13 @@ final class GeoJSONWriter {
     static func appendGeometry(_ g: OutputGeometry, to b: inout [UInt8]) {
         switch g {
         case .point(let p):
-            b += Array("{\"type\":\"Point\",\"coordinates\":".utf8)
+            b.append(contentsOf: "{\"type\":\"Point\",\"coordinates\":".utf8)
             appendPoint(p, to: &b)
         case .footprint(let f) where f.polygonCount == 1:
-            b += Array("{\"type\":\"Polygon\",\"coordinates\":".utf8)
+            b.append(contentsOf: "{\"type\":\"Polygon\",\"coordinates\":".utf8)
             appendPolygon(f, 0, to: &b)
         case .footprint(let f):
-            b += Array("{\"type\":\"MultiPolygon\",\"coordinates\":[".utf8)
+            b.append(contentsOf: "{\"type\":\"MultiPolygon\",\"coordinates\":[".utf8)
             for i in 0..<f.polygonCount {
                 if i > 0 { b.append(UInt8(ascii: ",")) }
                 appendPolygon(f, i, to: &b)

@@ -10,14 +10,14 @@ enum OutputNumber {
 
     static func append(_ value: Double, _ decimals: Int, to out: inout [UInt8]) {
         guard value.isFinite else {
-            out += Array("null".utf8)
+            out.append(contentsOf: "null".utf8)
             return
         }
         let scale = GeoJSONScanner.exactPowerOfTen(decimals)
         var scaled = (abs(value) * scale).rounded()
         if scaled >= 9.0e15 {
             // Beyond exact integers: fall back to Swift's shortest representation.
-            out += Array(String(value).utf8)
+            out.append(contentsOf: String(value).utf8)
             return
         }
         if scaled == 0 {
@@ -27,9 +27,10 @@ enum OutputNumber {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         var digits = UInt64(scaled)
         scaled = 0
-        // Digits are produced last first, into a stack buffer (no allocation per number).
+        // Digits are produced last first, from the end of a stack buffer (no allocation per
+        // number), then appended in one go.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buf in
-            var n = 0
+            var at = buf.count
             var frac = decimals
             // Trailing zeros of the fraction are not printed.
             while frac > 0 && digits % 10 == 0 {
@@ -38,20 +39,20 @@ enum OutputNumber {
             }
             var remainingFrac = frac
             repeat {
-                buf[n] = UInt8(ascii: "0") + UInt8(digits % 10)
-                n += 1
+                at -= 1
+                buf[at] = UInt8(ascii: "0") + UInt8(digits % 10)
                 digits /= 10
                 remainingFrac -= 1
                 if remainingFrac == 0 {
-                    buf[n] = UInt8(ascii: ".")
-                    n += 1
+                    at -= 1
+                    buf[at] = UInt8(ascii: ".")
                 }
             } while digits > 0 || remainingFrac >= 0
-            if buf[n - 1] == UInt8(ascii: ".") {
-                buf[n] = UInt8(ascii: "0")
-                n += 1
+            if buf[at] == UInt8(ascii: ".") {
+                at -= 1
+                buf[at] = UInt8(ascii: "0")
             }
-            for i in stride(from: n - 1, through: 0, by: -1) { out.append(buf[i]) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[at...]))
         }
     }
 }
