@@ -39,7 +39,9 @@ enum HouseNumber {
     }
 
     /// "street|number" in a normal form: two addresses with the same key are the same house
-    /// (e.g. units of one apartment block). Nil when there is no house number.
+    /// (e.g. units of one apartment block). Nil when there is no house number. The run compares
+    /// these as `HouseKey` hashes of the same bytes (`houseKey`); the text is the definition the
+    /// tests check the hashes against.
     static func key(street: String?, number: String?) -> String? {
         guard let number, !number.isEmpty else { return nil }
         var out: [UInt8] = []
