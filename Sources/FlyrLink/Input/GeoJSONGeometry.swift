@@ -170,8 +170,9 @@ enum GeoJSONGeometry {
             switch (type, depth) {
             case ("Point", 0): return .point(lone)
             case ("MultiPoint", 1): return .multiPoint(points)
-            case ("Polygon", 2): return .polygons(Footprint(points: points, ringEnds: ends1, polygonEnds: ends2))
-            case ("MultiPolygon", 3): return .polygons(Footprint(points: points, ringEnds: ends1, polygonEnds: ends2))
+            case ("Polygon", 2), ("MultiPolygon", 3):
+                // A Polygon's one polygon ends its rings (ends2 holds that single end).
+                return .polygons(Footprint(points: points, ringEnds: ends1, polygonEnds: ends2))
             default: return nil
             }
         }

@@ -216,9 +216,7 @@ struct Ingest {
         if outside.contains(true) { items = zip(items, outside).filter { !$0.1 }.map(\.0) }
         IDOrder.sortUnique(&items, layer: layer, rejects: &rejects)
         rejects.sort { $0.sourceRow < $1.sourceRow }
-        let sorted = items
-        items = []
-        return Result(items: sorted, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
+        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
     }
 
     /// An accepted row: its id and where it came from.
