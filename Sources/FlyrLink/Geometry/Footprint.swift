@@ -137,6 +137,13 @@ public struct Footprint: Sendable, Hashable {
         return copy
     }
 
+    /// Every point moved by `transform`, in place (the structure unchanged).
+    public mutating func movePoints(_ transform: (Point2) -> Point2) {
+        points.withUnsafeMutableBufferPointer { pts in
+            for j in pts.indices { pts[j] = transform(pts[j]) }
+        }
+    }
+
     /// Each ring replaced by `transform(ring)` (which may change its length).
     public func mapRings(_ transform: ([Point2]) -> [Point2]) -> Footprint {
         Footprint(polygons: polygons.map { Polygon(rings: $0.rings.map(transform)) })

@@ -61,7 +61,12 @@ public struct LinkPipeline {
         var outsideBuildings = 0
         var outsideAddresses = 0
         let (buildings, footprints, addresses, points) = try stage(.ingest, clock, "metric frame") {
-            var metric = try frame.project(buildingsIn.items.map(\.footprint), pool: pool)
+            // Footprints nothing will write in lon/lat are moved out of the buildings and projected in place.
+            var metric = [Footprint](repeating: .empty, count: buildingsIn.items.count)
+            for i in metric.indices {
+                if writesGeometry { metric[i] = buildingsIn.items[i].footprint } else { swap(&metric[i], &buildingsIn.items[i].footprint) }
+            }
+            frame.project(&metric, pool: pool)
             var keep = [Bool](repeating: true, count: metric.count)
             for (i, outcome) in FootprintRepair.run(metric, pool: pool).enumerated() {
                 switch outcome {
@@ -75,10 +80,10 @@ public struct LinkPipeline {
                     buildingRejects.append(Reject(layer: "buildings", sourceRow: buildingsIn.items[i].sourceRow, id: buildingsIn.items[i].id, reason: reason))
                 }
             }
-            var addressPoints = try frame.project(addressesIn.items.map(\.location), pool: pool)
+            var addressPoints = frame.project(addressesIn.items.map(\.location), pool: pool)
             var keepAddress = [Bool](repeating: true, count: addressPoints.count)
             if let territory {
-                let area = try frame.project([territory.footprint], pool: pool)[0]
+                let area = frame.toMetric(territory.footprint)
                 let inside = TerritoryFilter(area: area)
                 let buildingIn = inside.intersecting(metric, pool: pool)
                 for i in keep.indices where keep[i] && !buildingIn[i] { keep[i] = false; outsideBuildings += 1 }

@@ -14,8 +14,14 @@ public struct LocalMetricFrame: Sendable, Hashable, Codable {
         "+proj=tmerc +lat_0=\(centerLat) +lon_0=\(centerLon) +k=1 +x_0=0 +y_0=0 +ellps=WGS84 +units=m +no_defs +type=crs"
     }
 
-    /// A transformer from lon/lat (WGS84) into this frame. Built from PROJ strings alone, so it
-    /// needs no database look-up and is cheap to make per chunk of work.
+    /// The projection itself, as the run computes it (PROJ's `projString` is what it agrees with, and
+    /// what the report names).
+    var transverseMercator: TransverseMercator {
+        TransverseMercator(centerLon: centerLon, centerLat: centerLat)
+    }
+
+    /// A PROJ transformer from lon/lat (WGS84) into this frame: the reference the run's own
+    /// projection is tested against. Built from PROJ strings alone (no database look-up).
     func makeTransformer() throws(ProjectionError) -> CoordinateTransformer {
         try CoordinateTransformer(from: "+proj=longlat +ellps=WGS84 +no_defs +type=crs", to: projString)
     }

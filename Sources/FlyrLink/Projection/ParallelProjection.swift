@@ -46,20 +46,3 @@ enum ParallelProjection {
         }
     }
 }
-
-extension LocalMetricFrame {
-    /// Lon/lat points into this frame.
-    func project(_ points: [Point2], pool: WorkerPool) throws(ProjectionError) -> [Point2] {
-        try ParallelProjection.points(points, pool: pool) { () throws(ProjectionError) in try makeTransformer() }
-    }
-
-    func project(_ footprints: [Footprint], pool: WorkerPool) throws(ProjectionError) -> [Footprint] {
-        try ParallelProjection.footprints(footprints, pool: pool) { () throws(ProjectionError) in try makeTransformer() }
-    }
-
-    /// Back from the frame to lon/lat (for geometry made in metres: repaired footprints, unit slices).
-    func toLonLat(_ footprint: Footprint) -> Footprint {
-        guard let t = try? makeTransformer() else { return footprint }
-        return footprint.withPoints { t.inverse(&$0) }
-    }
-}

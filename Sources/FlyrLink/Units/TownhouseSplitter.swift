@@ -31,14 +31,13 @@ enum TownhouseSplitter {
             lo = hi
         }
         let addressOfLink = links.map(\.addressIndex)  // not a copy of the links, which are changed below
-        let plans = pool.map(candidates.count, chunkSize: 256, workerState: { try? frame.makeTransformer() }) { context, transformer, k -> Plan? in
+        let plans = pool.map(candidates.count, chunkSize: 256) { context, k -> Plan? in
             let b = candidates[k].building
             let members = candidates[k].members.map { addressOfLink[$0] }
             guard let order = RowDetector.rowOrder(of: members, building: b, scene: scene, addresses: addresses, context: context),
-                  let metricSlices = try? cut(building: b, order: order, scene: scene, context: context),
-                  let t = transformer else { return nil }
+                  let metricSlices = try? cut(building: b, order: order, scene: scene, context: context) else { return nil }
             // Without lon/lat slices (nothing will write them) the plan keeps only the order.
-            let lonLat = slicesInLonLat ? metricSlices.map { f in f.withPoints { t.inverse(&$0) } } : metricSlices.map { _ in .empty }
+            let lonLat = slicesInLonLat ? metricSlices.map(frame.toLonLat) : metricSlices.map { _ in .empty }
             let ids = order.addresses.map { UUIDv5.make(parts: ["unit", buildings[b].id, addresses[$0].id]) }
             return Plan(building: b, addresses: order.addresses, slices: lonLat, ids: ids)
         }

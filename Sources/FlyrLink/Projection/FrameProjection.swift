@@ -1,0 +1,38 @@
+/// Lon/lat into the metric frame and back, on the workers, with the frame's own transverse
+/// Mercator (no per-thread state: one value serves every worker).
+extension LocalMetricFrame {
+    /// Lon/lat points into this frame.
+    func project(_ points: [Point2], pool: WorkerPool) -> [Point2] {
+        let tm = transverseMercator
+        return pool.map(points.count, chunkSize: 16_384) { _, i in tm.forward(points[i]) }
+    }
+
+    /// Every footprint's points into this frame, in place: footprints not shared with another
+    /// array keep their storage (a links-only run moves them out of the buildings first).
+    func project(_ footprints: inout [Footprint], pool: WorkerPool) {
+        let tm = transverseMercator
+        let chunk = 4096
+        footprints.withUnsafeMutableBufferPointer { all in
+            let base = all.baseAddress, count = all.count
+            pool.forEachChunk((count + chunk - 1) / chunk) { _, c in
+                for i in c * chunk..<min(count, (c + 1) * chunk) { base![i].movePoints(tm.forward) }
+            }
+        }
+    }
+
+    /// One footprint into this frame (a territory).
+    func toMetric(_ footprint: Footprint) -> Footprint {
+        var f = footprint
+        let tm = transverseMercator
+        f.movePoints(tm.forward)
+        return f
+    }
+
+    /// Back from the frame to lon/lat (geometry made in metres: repaired footprints, unit slices).
+    func toLonLat(_ footprint: Footprint) -> Footprint {
+        var f = footprint
+        let tm = transverseMercator
+        f.movePoints(tm.inverse)
+        return f
+    }
+}
