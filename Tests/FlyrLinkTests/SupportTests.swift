@@ -73,6 +73,34 @@ final class SupportTests: XCTestCase {
         XCTAssertEqual(PackedRTree(boxes: [boxes[0]]).search(boxes[0]), [0])
     }
 
+    func testParallelSortGivesTheSortedArrayForAnyThreadCount() {
+        var rng = SeededGenerator(seed: 11)
+        // Many repeats (values from a small range) and odd lengths, above the parallel threshold.
+        for n in [ParallelSort.minimumParallelCount, 200_003] {
+            let values = (0..<n).map { _ in Int(rng.unit() * 5000) }
+            let expected = values.sorted()
+            for threads in [1, 2, 3] {
+                var v = values
+                ParallelSort.sort(&v, pool: WorkerPool(threads: threads))
+                XCTAssertEqual(v, expected, "\(n) values on \(threads) threads")
+            }
+        }
+    }
+
+    func testALargePackedRTreeBuiltOnWorkersAgreesWithBruteForce() {
+        var rng = SeededGenerator(seed: 8)
+        let boxes: [BBox] = (0..<150_000).map { _ in
+            let x = (rng.unit() * 2000).rounded(), y = rng.unit() * 2000  // repeated x-centres: ties by item
+            return BBox(minX: x, minY: y, maxX: x + rng.unit() * 10, maxY: y + rng.unit() * 10)
+        }
+        let tree = PackedRTree(boxes: boxes, pool: WorkerPool(threads: 3))
+        for _ in 0..<100 {
+            let x = rng.unit() * 2000, y = rng.unit() * 2000
+            let q = BBox(minX: x, minY: y, maxX: x + 30, maxY: y + 30)
+            XCTAssertEqual(tree.search(q), boxes.indices.filter { boxes[$0].intersects(q) })
+        }
+    }
+
     func testSourceSpecSplitsLayerOnlyWhenThePathExists() throws {
         let dir = TestPaths.temporaryDirectory(self)
         let file = dir.appendingPathComponent("x.gpkg").path

@@ -10,7 +10,7 @@ public struct PackedRTree: Sendable {
     private let levelBounds: [Int]
     public let count: Int
 
-    public init(boxes items: [BBox], nodeSize: Int = 16) {
+    init(boxes items: [BBox], nodeSize: Int = 16, pool: WorkerPool = WorkerPool(threads: 1)) {
         self.nodeSize = nodeSize
         count = items.count
         guard !items.isEmpty else {
@@ -19,20 +19,24 @@ public struct PackedRTree: Sendable {
             levelBounds = [0]
             return
         }
-        // Sort-Tile-Recursive: slices by x-centre, then y-centre within each slice.
-        var order = Array(0..<items.count)
-        let cx = items.map { ($0.minX + $0.maxX) / 2 }
-        let cy = items.map { ($0.minY + $0.maxY) / 2 }
-        order.sort { cx[$0] != cx[$1] ? cx[$0] < cx[$1] : $0 < $1 }
+        // Sort-Tile-Recursive: slices by x-centre, then y-centre within each slice (ties by item).
+        // Sorted as (centre, item) pairs: a comparison reads one array, not three.
+        var keyed = items.indices.map { CentreKey(centre: (items[$0].minX + items[$0].maxX) / 2, item: Int32($0)) }
+        ParallelSort.sort(&keyed, pool: pool)
         let leafCount = (items.count + nodeSize - 1) / nodeSize
         let sliceCount = Int(Double(leafCount).squareRoot().rounded(.up))
         let sliceSize = sliceCount * nodeSize
-        var start = 0
-        while start < order.count {
-            let end = min(start + sliceSize, order.count)
-            order[start..<end].sort { cy[$0] != cy[$1] ? cy[$0] < cy[$1] : $0 < $1 }
-            start = end
+        // Each slice sorted by y-centre on the workers (slices are disjoint ranges).
+        keyed.withUnsafeMutableBufferPointer { all in
+            let base = all.baseAddress!, count = all.count
+            pool.forEachChunk((count + sliceSize - 1) / sliceSize) { _, s in
+                var slice = UnsafeMutableBufferPointer(start: base + s * sliceSize, count: min(sliceSize, count - s * sliceSize))
+                for i in slice.indices { slice[i].centre = (items[Int(slice[i].item)].minY + items[Int(slice[i].item)].maxY) / 2 }
+                slice.sort()
+            }
         }
+        let order = keyed.map { Int($0.item) }
+        keyed = []
         // Every level's node count known up front: the arrays are sized once (appending would
         // leave up to half of each unused).
         var nodeCount = items.count, width = items.count
@@ -73,23 +77,47 @@ public struct PackedRTree: Sendable {
         return result
     }
 
-    /// Visits the items whose boxes intersect `query` (in tree order).
+    /// Visits the items whose boxes intersect `query`, in no particular order (callers that need
+    /// one sort what they collect). Depth-first with the stack on the call stack: a search costs no
+    /// allocation, and runs once per address and per footprint.
     public func search(_ query: BBox, _ visit: (Int) -> Void) {
         guard !boxes.isEmpty else { return }
-        // Stack of (node index, level); the root is the last box.
-        var stack: [(Int, Int)] = [(boxes.count - 1, levelBounds.count - 2)]
-        while let (node, level) = stack.popLast() {
-            guard boxes[node].intersects(query) else { continue }
-            if level == 0 {
-                visit(Int(refs[node]))
-                continue
-            }
-            let first = Int(refs[node])
-            let childLevelEnd = levelBounds[level]
-            let last = min(first + nodeSize, childLevelEnd)
-            for child in first..<last where boxes[child].intersects(query) {
-                stack.append((child, level - 1))
+        // At most nodeSize entries pushed per level on the way down, plus the root.
+        let capacity = (levelBounds.count - 1) * nodeSize + 1
+        boxes.withUnsafeBufferPointer { boxes in
+            refs.withUnsafeBufferPointer { refs in
+                withUnsafeTemporaryAllocation(of: (node: Int32, level: Int32).self, capacity: capacity) { stack in
+                    stack[0] = (Int32(boxes.count - 1), Int32(levelBounds.count - 2))
+                    var top = 1
+                    while top > 0 {
+                        top -= 1
+                        let node = Int(stack[top].node), level = Int(stack[top].level)
+                        guard boxes[node].intersects(query) else { continue }
+                        let first = Int(refs[node])
+                        let last = min(first + nodeSize, levelBounds[level])
+                        if level == 1 {
+                            // Children are items: visit them here rather than pushing them.
+                            for child in first..<last where boxes[child].intersects(query) { visit(Int(refs[child])) }
+                            continue
+                        }
+                        if level == 0 { visit(first); continue }  // a tree of one item: the root is the item
+                        for child in first..<last where boxes[child].intersects(query) {
+                            stack[top] = (Int32(child), Int32(level - 1))
+                            top += 1
+                        }
+                    }
+                }
             }
         }
+    }
+}
+
+/// An item's box centre on one axis, ordered by centre, then item: the packing's sort key.
+private struct CentreKey: Comparable {
+    var centre: Double
+    var item: Int32
+
+    static func < (a: CentreKey, b: CentreKey) -> Bool {
+        a.centre != b.centre ? a.centre < b.centre : a.item < b.item
     }
 }

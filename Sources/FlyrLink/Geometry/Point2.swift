@@ -72,4 +72,11 @@ public struct BBox: Sendable, Hashable, Codable {
         let dy = Swift.max(minY - p.y, 0, p.y - maxY)
         return (dx * dx + dy * dy).squareRoot()
     }
+
+    /// Distance between two boxes (0 when they meet): a lower bound of the distance between anything in them.
+    public func distance(to o: BBox) -> Double {
+        let dx = Swift.max(minX - o.maxX, 0, o.minX - maxX)
+        let dy = Swift.max(minY - o.maxY, 0, o.minY - maxY)
+        return (dx * dx + dy * dy).squareRoot()
+    }
 }

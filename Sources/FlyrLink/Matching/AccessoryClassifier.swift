@@ -6,11 +6,16 @@ enum AccessoryClassifier {
             let area = scene.areas[i]
             guard area < options.accessoryMaxArea else { return false }
             let search = scene.boxes[i].expanded(by: options.accessoryRadius)
-            var larger: [Int] = []
+            // Only whether one larger footprint is within the radius matters: no list, no order, and
+            // no exact distance where the boxes alone are farther apart (with a margin for rounding).
+            let boxReach = options.accessoryRadius * (1 + 1e-9) + 1e-9
+            let larger = max(2 * area, options.accessoryMaxArea)
+            var found = false
             scene.index.search(search) { j in
-                if j != i && scene.areas[j] >= max(2 * area, options.accessoryMaxArea) { larger.append(j) }
+                guard !found, j != i, scene.areas[j] >= larger, scene.boxes[i].distance(to: scene.boxes[j]) <= boxReach else { return }
+                found = scene.footprints[i].distance(to: scene.footprints[j]) <= options.accessoryRadius
             }
-            return larger.sorted().contains { scene.footprints[i].distance(to: scene.footprints[$0]) <= options.accessoryRadius }
+            return found
         }
     }
 }

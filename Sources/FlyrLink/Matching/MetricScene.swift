@@ -17,7 +17,7 @@ final class MetricScene: Sendable {
         self.footprints = footprints
         areas = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].area }
         boxes = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].bbox }
-        index = PackedRTree(boxes: boxes)
+        index = PackedRTree(boxes: boxes, pool: pool)
     }
 
     /// Smaller area first, then id: the deterministic choice among overlapping footprints.
