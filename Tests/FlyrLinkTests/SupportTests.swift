@@ -12,6 +12,17 @@ final class SupportTests: XCTestCase {
         XCTAssertFalse(UUIDv5.isValid("2ed6657d-e927-568b-95e1-2665a8aea6a"))
     }
 
+    func testUUIDv5AppendedInPlaceEqualsTheMadeString() {
+        // Empty, ASCII, multi-digit lengths, non-ASCII, a bridged-looking substring copy.
+        let parts = ["", "link", "b0000001", String(repeating: "x", count: 123), "Ærøskøbing Gade 7",
+                     "5b0f3c8e-6d2a-5f1e-9a7b-2c4d6e8f0a1b", String("abc,def\"ghi".dropFirst(2))]
+        for a in parts { for b in parts { for c in parts.prefix(3) {
+            var out: [UInt8] = Array("x,".utf8)
+            UUIDv5.append("link", a, b, c, to: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), "x," + UUIDv5.make(parts: ["link", a, b, c]))
+        } } }
+    }
+
     func testSHA256KnownVectors() {
         XCTAssertEqual(SHA256.hash(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         XCTAssertEqual(SHA256.hash([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")

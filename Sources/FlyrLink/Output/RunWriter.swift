@@ -35,7 +35,7 @@ public enum RunWriter {
         csv.formattedRows(run.links.count, pool: WorkerPool(threads: run.options.threads)) { i, b in
             let l = run.links[i]
             let comma = UInt8(ascii: ",")
-            CSVWriter.appendField(run.linkID(l), to: &b); b.append(comma)
+            run.appendLinkID(l, to: &b); b.append(comma)  // hex and dashes: never quoted
             CSVWriter.appendField(run.campaignID, to: &b); b.append(comma)
             CSVWriter.appendField(run.buildings[l.buildingIndex].id, to: &b); b.append(comma)
             CSVWriter.appendField(run.addresses[l.addressIndex].id, to: &b); b.append(comma)

@@ -28,6 +28,11 @@ public struct LinkRun: Sendable {
     public func linkID(_ link: Link) -> String {
         UUIDv5.make(parts: ["link", campaignID, buildings[link.buildingIndex].id, addresses[link.addressIndex].id])
     }
+
+    /// `linkID` appended as text to `out`, made in place.
+    func appendLinkID(_ link: Link, to out: inout [UInt8]) {
+        UUIDv5.append("link", campaignID, buildings[link.buildingIndex].id, addresses[link.addressIndex].id, to: &out)
+    }
 }
 
 /// One townhouse unit: a slice of its building for one address.

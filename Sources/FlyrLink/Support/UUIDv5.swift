@@ -32,6 +32,57 @@ public enum UUIDv5 {
         }
     }
 
+    /// `make(parts: [p0, p1, p2, p3])` appended as text to `out`: the name built on the stack and
+    /// hashed there, the hex written straight into `out` (no parts array, message array or id
+    /// string; a run writes one per link). Four parts, the link id's shape; plain strings, so the
+    /// compiler sees concrete types (a generic parameter pack cost runtime metadata look-ups).
+    static func append(_ p0: String, _ p1: String, _ p2: String, _ p3: String, to out: inout [UInt8]) {
+        let length = namespace.count + p0.utf8.count + p1.utf8.count + p2.utf8.count + p3.utf8.count + 4 * 22
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { message in
+            var n = 0
+            for b in namespace { message[n] = b; n += 1 }
+            func add(_ part: String, separated: Bool) {
+                if separated { message[n] = UInt8(ascii: "|"); n += 1 }
+                n += writeDecimal(part.utf8.count, into: message.baseAddress! + n)
+                message[n] = UInt8(ascii: ":"); n += 1
+                var text = part
+                text.withUTF8 { src in
+                    (message.baseAddress! + n).update(from: src.baseAddress!, count: src.count)
+                    n += src.count
+                }
+            }
+            add(p0, separated: false); add(p1, separated: true); add(p2, separated: true); add(p3, separated: true)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA1.digestLength) { digest in
+                SHA1.hash(UnsafeRawBufferPointer(start: message.baseAddress!, count: n), into: digest.baseAddress!)
+                digest[6] = (digest[6] & 0x0F) | 0x50
+                digest[8] = (digest[8] & 0x3F) | 0x80
+                appendFormatted(UnsafeBufferPointer(rebasing: digest[0..<16]), to: &out)
+            }
+        }
+    }
+
+    /// A non-negative integer's decimal digits at `target`; their count.
+    private static func writeDecimal(_ value: Int, into target: UnsafeMutablePointer<UInt8>) -> Int {
+        var digits = 1, v = value
+        while v >= 10 { v /= 10; digits += 1 }
+        v = value
+        for k in stride(from: digits - 1, through: 0, by: -1) {
+            target[k] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+        }
+        return digits
+    }
+
+    /// The usual text form of 16 bytes appended to `out`.
+    private static func appendFormatted(_ b: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        let hex: StaticString = "0123456789abcdef"
+        for (i, byte) in b.enumerated() {
+            if i == 4 || i == 6 || i == 8 || i == 10 { out.append(UInt8(ascii: "-")) }
+            out.append(hex.utf8Start[Int(byte >> 4)])
+            out.append(hex.utf8Start[Int(byte & 0x0F)])
+        }
+    }
+
     static func make(namespaceBytes ns: [UInt8], name: String) -> [UInt8] {
         versioned(SHA1.hash(ns + Array(name.utf8)))
     }
