@@ -32,7 +32,7 @@ final class FootprintPointMeasuresTests: XCTestCase {
         let context = GEOSContext()
         var checked = 0
         for _ in 0..<300 {
-            let footprint = randomFootprint(&rng)
+            let footprint = RandomFootprints.make(&rng)
             let prepared = try PreparedFootprint(context.geometry(footprint))
             var probes: [Point2] = (0..<40).map { _ in Point2(x: rng.uniform(-25, 25), y: rng.uniform(-25, 25)) }
             for ring in footprint.polygons.flatMap(\.rings) {
@@ -63,9 +63,9 @@ final class FootprintPointMeasuresTests: XCTestCase {
         let context = GEOSContext()
         var zero = 0, positive = 0
         for _ in 0..<3000 {
-            let a = randomFootprint(&rng)
+            let a = RandomFootprints.make(&rng)
             let shift = Point2(x: (rng.uniform(-45, 45) * 2).rounded() / 2, y: (rng.uniform(-45, 45) * 2).rounded() / 2)
-            let b = randomFootprint(&rng).withPoints { pts in
+            let b = RandomFootprints.make(&rng).withPoints { pts in
                 for k in pts.indices { pts[k] = Point2(x: pts[k].x + shift.x, y: pts[k].y + shift.y) }
             }
             let geos = context.distance(try context.geometry(a), try context.geometry(b))
@@ -75,29 +75,5 @@ final class FootprintPointMeasuresTests: XCTestCase {
         }
         XCTAssertGreaterThan(zero, 300)
         XCTAssertGreaterThan(positive, 300)
-    }
-
-    /// A star-shaped (so simple) polygon around a centre, on a 0.5 m grid so some edges are axis-parallel,
-    /// sometimes with a square hole and a second part.
-    private func randomFootprint(_ rng: inout SeededGenerator) -> Footprint {
-        func star(cx: Double, cy: Double, rMin: Double, rMax: Double, n: Int) -> [Point2] {
-            var ring: [Point2] = []
-            for k in 0..<n {
-                let angle = Double(k) / Double(n) * 2 * .pi
-                let r = rng.uniform(rMin, rMax)
-                let p = Point2(x: ((cx + r * cos(angle)) * 2).rounded() / 2, y: ((cy + r * sin(angle)) * 2).rounded() / 2)
-                if ring.last != p { ring.append(p) }
-            }
-            ring.append(ring[0])
-            return ring
-        }
-        var polygons = [Polygon(rings: [star(cx: 0, cy: 0, rMin: 6, rMax: 15, n: Int(rng.uniform(4, 12)))])]
-        if rng.uniform(0, 1) < 0.3 {
-            polygons[0].rings.append([.init(x: -2, y: -2), .init(x: -2, y: 2), .init(x: 2, y: 2), .init(x: 2, y: -2), .init(x: -2, y: -2)])
-        }
-        if rng.uniform(0, 1) < 0.3 {
-            polygons.append(Polygon(rings: [star(cx: 20, cy: 20, rMin: 2, rMax: 4, n: 6)]))
-        }
-        return Footprint(polygons: polygons)
     }
 }

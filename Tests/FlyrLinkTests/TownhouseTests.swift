@@ -1,4 +1,5 @@
 import XCTest
+import SyntheticCity
 @testable import FlyrLink
 
 /// Townhouse rows are cut into one slice per address; apartment blocks and clustered addresses are not.
@@ -118,5 +119,40 @@ final class TownhouseTests: XCTestCase {
                 XCTAssertLessThan(overlap, 0.001 * whole.area, file: file, line: line)
             }
         }
+    }
+
+    /// The slice areas that decide a split agree with GEOS's clipped slices, on concave footprints
+    /// with holes and parts, axes at any angle, cuts anywhere (vertices on a cut included).
+    func testSliceAreasAgreeWithGEOSClipping() throws {
+        var rng = SeededGenerator(seed: 31)
+        let context = GEOSContext()
+        var compared = 0
+        for trial in 0..<400 {
+            let footprint = RandomFootprints.make(&rng)
+            let angle = trial % 4 == 0 ? 0 : rng.uniform(0, .pi)
+            let axis = Point2(x: cos(angle), y: sin(angle))
+            let scene = MetricScene(addressPoints: [], addressKeys: [], footprints: [footprint])
+            var order = RowDetector.RowOrder(origin: Point2(x: 0, y: 0), axis: axis, start: 0, end: 0, width: 80, addresses: [], cuts: [])
+            let along = footprint.points.map { order.rowCoordinates($0).x }
+            order.start = along.min()!
+            order.end = along.max()!
+            let n = Int(rng.uniform(2, 6))
+            order.cuts = (1..<n).map { _ in
+                // Half the cuts on the half-metre grid, where vertices lie when the axis is x.
+                let c = rng.uniform(order.start, order.end)
+                return trial % 2 == 0 ? (c * 2).rounded() / 2 : c
+            }.sorted()
+            guard Set(order.cuts).count == order.cuts.count, order.cuts.first! > order.start - 10 else { continue }  // slices of no width
+            order.addresses = Array(0..<n)
+            let areas = TownhouseSplitter.sliceAreas(building: 0, order: order, scene: scene)
+            let slices = try TownhouseSplitter.cut(building: 0, order: order, scene: scene, context: context)
+            XCTAssertEqual(areas.count, slices.count)
+            for (a, slice) in zip(areas, slices) {
+                XCTAssertEqual(a, slice.area, accuracy: 1e-9 * footprint.area + 1e-9, "trial \(trial)")
+            }
+            XCTAssertEqual(areas.reduce(0, +), footprint.area, accuracy: 1e-9 * footprint.area)
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 300)
     }
 }

@@ -35,9 +35,16 @@ enum TownhouseSplitter {
             let b = candidates[k].building
             let members = candidates[k].members.map { addressOfLink[$0] }
             guard let order = RowDetector.rowOrder(of: members, building: b, scene: scene, addresses: addresses, context: context),
-                  let metricSlices = try? cut(building: b, order: order, scene: scene, context: context) else { return nil }
-            // Without lon/lat slices (nothing will write them) the plan keeps only the order.
-            let lonLat = slicesInLonLat ? metricSlices.map(frame.toLonLat) : metricSlices.map { _ in .empty }
+                  sliceAreas(building: b, order: order, scene: scene).allSatisfy({ $0 > scene.areas[b] * minimumSliceShare })
+            else { return nil }
+            // The slices themselves only when something writes them (the plan otherwise keeps the order).
+            let lonLat: [Footprint]
+            if slicesInLonLat {
+                guard let metricSlices = try? cut(building: b, order: order, scene: scene, context: context) else { return nil }
+                lonLat = metricSlices.map(frame.toLonLat)
+            } else {
+                lonLat = order.addresses.map { _ in .empty }
+            }
             let ids = order.addresses.map { UUIDv5.make(parts: ["unit", buildings[b].id, addresses[$0].id]) }
             return Plan(building: b, addresses: order.addresses, slices: lonLat, ids: ids)
         }
@@ -54,24 +61,82 @@ enum TownhouseSplitter {
         return units
     }
 
-    /// The footprint cut at the planned positions along the axis; nil when any slice comes out empty.
-    /// The footprint is turned into the row's own frame (along, across the axis), where every strip
-    /// is an axis-aligned rectangle that GEOS clips directly (ClipByRect, far cheaper than a general
-    /// overlay), and each slice is turned back.
-    static func cut(building b: Int, order: RowDetector.RowOrder, scene: MetricScene, context: GEOSContext) throws(GEOSError) -> [Footprint]? {
+    /// A row is split only if every slice keeps more than this share of the footprint's area.
+    static let minimumSliceShare = 0.02
+
+    /// The stretches along the axis that the slices cover: from before the start to the first cut,
+    /// between cuts, from the last cut to past the end.
+    static func stretches(_ order: RowDetector.RowOrder) -> [(lower: Double, upper: Double)] {
+        let bounds = [order.start - 10] + order.cuts + [order.end + 10]
+        return zip(bounds, bounds.dropFirst()).map { ($0, $1) }
+    }
+
+    /// The area of every slice, without making the slices: each ring, in the row's frame, clipped
+    /// to each stretch (Sutherland–Hodgman against the two cut lines: exact for any simple ring, the
+    /// edges it adds along a cut enclosing no area), holes subtracted from their shell. Decides
+    /// whether the row is split, in every output mode alike.
+    static func sliceAreas(building b: Int, order: RowDetector.RowOrder, scene: MetricScene) -> [Double] {
+        let footprint = scene.footprints[b]
+        let spans = stretches(order)
+        var areas = [Double](repeating: 0, count: spans.count)
+        var ring: [Point2] = [], once: [Point2] = [], twice: [Point2] = []
+        for poly in 0..<footprint.polygonCount {
+            let rings = footprint.ringsOfPolygon(poly)
+            for r in rings {
+                ring.removeAll(keepingCapacity: true)
+                for k in footprint.ringRange(r).dropLast() { ring.append(order.rowCoordinates(footprint.points[k])) }  // open ring
+                for (s, span) in spans.enumerated() {
+                    clip(ring, keepingAbove: span.lower, into: &once)
+                    clip(once, keepingAbove: -span.upper, negated: true, into: &twice)
+                    let a = abs(signedArea(twice))
+                    areas[s] += r == rings.lowerBound ? a : -a
+                }
+            }
+        }
+        return areas
+    }
+
+    /// The part of an open ring with x ≥ bound (with `negated`, −x ≥ bound, i.e. x ≤ −bound).
+    private static func clip(_ ring: [Point2], keepingAbove bound: Double, negated: Bool = false, into out: inout [Point2]) {
+        out.removeAll(keepingCapacity: true)
+        guard var prev = ring.last else { return }
+        let sign = negated ? -1.0 : 1.0
+        var prevInside = sign * prev.x >= bound
+        for p in ring {
+            let inside = sign * p.x >= bound
+            if inside != prevInside {
+                // The crossing of the cut line, interpolated along the edge.
+                let t = (bound - sign * prev.x) / (sign * p.x - sign * prev.x)
+                out.append(Point2(x: prev.x + t * (p.x - prev.x), y: prev.y + t * (p.y - prev.y)))
+            }
+            if inside { out.append(p) }
+            prev = p
+            prevInside = inside
+        }
+    }
+
+    /// Shoelace area of an open ring.
+    private static func signedArea(_ ring: [Point2]) -> Double {
+        guard ring.count >= 3, var prev = ring.last else { return 0 }
+        var s = 0.0
+        for p in ring {
+            s += prev.x * p.y - p.x * prev.y
+            prev = p
+        }
+        return s / 2
+    }
+
+    /// The footprint cut at the planned positions along the axis. The footprint is turned into the
+    /// row's own frame (along, across the axis), where every strip is an axis-aligned rectangle that
+    /// GEOS clips directly (ClipByRect, far cheaper than a general overlay), and each slice is
+    /// turned back.
+    static func cut(building b: Int, order: RowDetector.RowOrder, scene: MetricScene, context: GEOSContext) throws(GEOSError) -> [Footprint] {
         let inRowFrame = scene.footprints[b].mapRings { ring in ring.map(order.rowCoordinates) }
         let footprint = try context.geometry(inRowFrame)
-        let total = scene.areas[b]
-        var slices: [Footprint] = []
         let reach = order.width + 10
-        var lower = order.start - 10
-        for k in 0..<order.addresses.count {
-            let upper = k == order.addresses.count - 1 ? order.end + 10 : order.cuts[k]
-            let piece = context.footprint(try context.clip(footprint, to: BBox(minX: lower, minY: -reach, maxX: upper, maxY: reach)))
-            guard piece.area > total * 0.02 else { return nil }
-            slices.append(piece.mapRings { ring in ring.map { order.point(along: $0.x, across: $0.y) } })
-            lower = upper
+        return try stretches(order).map { (span) throws(GEOSError) -> Footprint in
+            let piece = context.footprint(try context.clip(footprint, to: BBox(minX: span.lower, minY: -reach, maxX: span.upper, maxY: reach)))
+            return piece.mapRings { ring in ring.map { order.point(along: $0.x, across: $0.y) } }
         }
-        return slices
     }
 }
