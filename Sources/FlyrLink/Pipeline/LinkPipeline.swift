@@ -142,7 +142,8 @@ public struct LinkPipeline {
         }
 
         // The metric scene's last use was the split: freed (off this thread) before the links are assembled.
-        BackgroundRelease.dropAndTrim((scene, footprints, points))
+        // Consumed, not copied: a local copy outliving the hand-over would free them here, at the end of `run`.
+        BackgroundRelease.dropAndTrim((consume scene, consume footprints, consume points))
 
         var result: LinkRun = stage(.assemble, clock, items: { $0.links.count }) {
             let campaign = options.resolvedCampaignID
