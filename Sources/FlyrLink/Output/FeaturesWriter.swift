@@ -10,56 +10,53 @@ enum FeaturesWriter {
         for (u, unit) in run.units.enumerated() { slicesOf[unit.buildingIndex].append(u) }
 
         let pool = WorkerPool(threads: run.options.threads)
+        /// The members every feature ends with.
+        func common(_ p: inout FeatureProperties, height: Double) {
+            p.text("status", "not_visited"); p.int("scans_total", 0); p.bool("qr_scanned", false)
+            p.number("height", height, decimals: 2); p.number("height_m", height, decimals: 2)
+        }
         out.features(run.buildings.count, pool: pool) { b, emit in
             let building = run.buildings[b]
             let linkIDs = run.linksOfBuilding(b)
             let count = linkIDs.count
             let height = building.height ?? defaultHeight
-            let common: [(key: String, value: PropertyValue)] = [
-                ("status", .text("not_visited")), ("scans_total", .int(0)), ("qr_scanned", .bool(false)),
-                ("height", .number(height, decimals: 2)), ("height_m", .number(height, decimals: 2)),
-            ]
             if !slicesOf[b].isEmpty {
                 for u in slicesOf[b] {
                     let unit = run.units[u]
                     let link = run.linkOfAddress[unit.addressIndex].map { run.links[$0] }
                     let a = run.addresses[unit.addressIndex]
-                    var props: [(key: String, value: PropertyValue)] = [
-                        ("id", .text(unit.id)), ("gers_id", .text(building.id)), ("building_id", .text(building.id)),
-                        ("address_id", .text(a.id)), ("address_count", .int(count)), ("source", .text("gold")),
-                        ("match_method", .text(link?.method.rawValue)), ("confidence", .number(link?.confidence, decimals: 3)),
-                        ("address_text", .text(a.addressText)), ("house_number", .text(a.houseNumber)), ("street_name", .text(a.streetName)),
-                        ("unit_index", .int(unit.unitIndex)), ("units_count", .int(slicesOf[b].count)),
-                    ]
-                    props += common
-                    emit(building.id, .footprint(unit.footprint), props)
+                    emit(building.id, .footprint(unit.footprint)) { p in
+                        p.text("id", unit.id); p.text("gers_id", building.id); p.text("building_id", building.id)
+                        p.text("address_id", a.id); p.int("address_count", count); p.text("source", "gold")
+                        p.text("match_method", link?.method.rawValue); p.number("confidence", link?.confidence, decimals: 3)
+                        p.text("address_text", a.addressText); p.text("house_number", a.houseNumber); p.text("street_name", a.streetName)
+                        p.int("unit_index", unit.unitIndex); p.int("units_count", slicesOf[b].count)
+                        common(&p, height: height)
+                    }
                 }
                 return
             }
             let primary = linkIDs.first.map { run.links[$0] }
             let single = count == 1 ? primary.map { run.addresses[$0.addressIndex] } : nil
-            var props: [(key: String, value: PropertyValue)] = [
-                ("id", .text(building.id)), ("gers_id", .text(building.id)), ("building_id", .text(building.id)),
-                ("address_id", .text(single?.id)), ("address_count", .int(count)), ("source", .text("gold")),
-                ("match_method", .text(primary?.method.rawValue)), ("confidence", .number(primary?.confidence, decimals: 3)),
-                ("address_text", .text(single?.addressText)), ("house_number", .text(single?.houseNumber)),
-                ("street_name", .text(single?.streetName)),
-            ]
-            props += common
-            emit(building.id, .footprint(building.footprint), props)
+            emit(building.id, .footprint(building.footprint)) { p in
+                p.text("id", building.id); p.text("gers_id", building.id); p.text("building_id", building.id)
+                p.text("address_id", single?.id); p.int("address_count", count); p.text("source", "gold")
+                p.text("match_method", primary?.method.rawValue); p.number("confidence", primary?.confidence, decimals: 3)
+                p.text("address_text", single?.addressText); p.text("house_number", single?.houseNumber)
+                p.text("street_name", single?.streetName)
+                common(&p, height: height)
+            }
         }
 
         out.features(run.addresses.count, pool: pool) { i, emit in
             guard run.linkOfAddress[i] == nil else { return }
             let a = run.addresses[i]
-            let props: [(key: String, value: PropertyValue)] = [
-                ("id", .text(a.id)), ("gers_id", .text(a.id)), ("address_id", .text(a.id)), ("address_count", .int(1)),
-                ("source", .text("address_point")), ("match_method", .null), ("confidence", .null),
-                ("address_text", .text(a.addressText)), ("house_number", .text(a.houseNumber)), ("street_name", .text(a.streetName)),
-                ("status", .text("not_visited")), ("scans_total", .int(0)), ("qr_scanned", .bool(false)),
-                ("height", .number(defaultHeight, decimals: 2)), ("height_m", .number(defaultHeight, decimals: 2)),
-            ]
-            emit(a.id, .point(a.location), props)
+            emit(a.id, .point(a.location)) { p in
+                p.text("id", a.id); p.text("gers_id", a.id); p.text("address_id", a.id); p.int("address_count", 1)
+                p.text("source", "address_point"); p.null("match_method"); p.null("confidence")
+                p.text("address_text", a.addressText); p.text("house_number", a.houseNumber); p.text("street_name", a.streetName)
+                common(&p, height: defaultHeight)
+            }
         }
         try out.close()
     }

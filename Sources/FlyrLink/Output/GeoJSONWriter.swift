@@ -27,22 +27,11 @@ final class GeoJSONWriter {
         out.write("{\"type\":\"FeatureCollection\",\"features\":[\n")
     }
 
-    func feature(id: String?, geometry: OutputGeometry?, properties: KeyValuePairs<String, PropertyValue>) {
-        feature(id: id, geometry: geometry, properties: Array(properties))
-    }
-
-    func feature(id: String?, geometry: OutputGeometry?, properties: [(key: String, value: PropertyValue)]) {
-        out.withBuffer { b in
-            if !first { b.append(contentsOf: ",\n".utf8) }
-            first = false
-            GeoJSONWriter.appendFeature(id: id, geometry: geometry, properties: properties, to: &b)
-        }
-    }
-
-    typealias Emit = (_ id: String?, _ geometry: OutputGeometry?, _ properties: [(key: String, value: PropertyValue)]) -> Void
+    typealias Emit = (_ id: String?, _ geometry: OutputGeometry?, _ properties: (inout FeatureProperties) -> Void) -> Void
 
     /// Items 0..<count, each emitting zero or more features, formatted on the workers
-    /// (ParallelRows) and written in item order.
+    /// (ParallelRows) and written in item order. A feature's properties are appended in place by
+    /// its closure (no array of key/value pairs per feature: millions of features are written).
     func features(_ count: Int, pool: WorkerPool, _ make: (Int, Emit) -> Void) {
         ParallelRows.write(count, pool: pool, sink: { chunk in
             guard !chunk.isEmpty else { return }
@@ -52,12 +41,12 @@ final class GeoJSONWriter {
         }) { i, b in
             make(i) { id, geometry, properties in
                 b.append(contentsOf: ",\n".utf8)
-                GeoJSONWriter.appendFeature(id: id, geometry: geometry, properties: properties, to: &b)
+                GeoJSONWriter.appendFeature(id: id, geometry: geometry, to: &b, properties: properties)
             }
         }
     }
 
-    static func appendFeature(id: String?, geometry: OutputGeometry?, properties: [(key: String, value: PropertyValue)], to b: inout [UInt8]) {
+    static func appendFeature(id: String?, geometry: OutputGeometry?, to b: inout [UInt8], properties: (inout FeatureProperties) -> Void) {
         b.append(contentsOf: "{\"type\":\"Feature\"".utf8)
         if let id {
             b.append(contentsOf: ",\"id\":".utf8)
@@ -70,12 +59,10 @@ final class GeoJSONWriter {
             b.append(contentsOf: "null".utf8)
         }
         b.append(contentsOf: ",\"properties\":{".utf8)
-        for (i, (key, value)) in properties.enumerated() {
-            if i > 0 { b.append(UInt8(ascii: ",")) }
-            JSONText.appendString(key, to: &b)
-            b.append(UInt8(ascii: ":"))
-            appendValue(value, to: &b)
-        }
+        var p = FeatureProperties()
+        swap(&p.bytes, &b)  // the properties go straight into the feature's buffer
+        properties(&p)
+        swap(&p.bytes, &b)
         b.append(contentsOf: "}}".utf8)
     }
 
@@ -134,5 +121,34 @@ final class GeoJSONWriter {
             b.append(UInt8(ascii: "]"))
         }
         b.append(UInt8(ascii: "}"))
+    }
+}
+
+/// The members of a feature's "properties" object, appended in the order they are given.
+struct FeatureProperties {
+    fileprivate(set) var bytes: [UInt8] = []
+    private var members = 0
+
+    private mutating func key(_ k: StaticString) {
+        if members > 0 { bytes.append(UInt8(ascii: ",")) }
+        members += 1
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))  // keys are plain literals
+        bytes.append(contentsOf: "\":".utf8)
+    }
+
+    mutating func text(_ k: StaticString, _ s: String?) { key(k); GeoJSONWriter.appendValue(.string(s), to: &bytes) }
+    mutating func number(_ k: StaticString, _ d: Double?, decimals: Int) { key(k); GeoJSONWriter.appendValue(.number(d, decimals: decimals), to: &bytes) }
+    mutating func int(_ k: StaticString, _ i: Int?) { key(k); GeoJSONWriter.appendValue(.int(i), to: &bytes) }
+    mutating func bool(_ k: StaticString, _ v: Bool) { key(k); GeoJSONWriter.appendValue(.bool(v), to: &bytes) }
+    mutating func null(_ k: StaticString) { key(k); bytes.append(contentsOf: "null".utf8) }
+
+    /// A member whose key is not a literal (escaped as JSON text).
+    mutating func text(key k: String, _ s: String?) {
+        if members > 0 { bytes.append(UInt8(ascii: ",")) }
+        members += 1
+        JSONText.appendString(k, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        GeoJSONWriter.appendValue(.string(s), to: &bytes)
     }
 }

@@ -58,19 +58,19 @@ public enum RunWriter {
 
     static func writeAddresses(_ run: LinkRun, to path: String) throws {
         let out = try GeoJSONWriter(path: path)
+        let fields = AddressField.allCases  // made once, not per address
         out.features(run.addresses.count, pool: WorkerPool(threads: run.options.threads)) { i, emit in
             let a = run.addresses[i]
             let link = run.linkOfAddress[i].map { run.links[$0] }
-            var props: [(key: String, value: PropertyValue)] = AddressField.allCases.map { ($0.rawValue, .text(a[$0])) }
-            props += [
-                ("building_id", .text(link.map { run.buildings[$0.buildingIndex].id })),
-                ("unit_id", .text(link?.unitIndex.map { run.units[$0].id })),
-                ("match_method", .text(link?.method.rawValue)),
-                ("confidence", .number(link?.confidence, decimals: 3)),
-                ("distance_m", .number(link?.distance, decimals: 2)),
-                ("unlinked_reason", .text(run.unlinkedReason[i])),
-            ]
-            emit(a.id, .point(a.location), props)
+            emit(a.id, .point(a.location)) { p in
+                for f in fields { p.text(key: f.rawValue, a[f]) }
+                p.text("building_id", link.map { run.buildings[$0.buildingIndex].id })
+                p.text("unit_id", link?.unitIndex.map { run.units[$0].id })
+                p.text("match_method", link?.method.rawValue)
+                p.number("confidence", link?.confidence, decimals: 3)
+                p.number("distance_m", link?.distance, decimals: 2)
+                p.text("unlinked_reason", run.unlinkedReason[i])
+            }
         }
         try out.close()
     }
@@ -80,12 +80,12 @@ public enum RunWriter {
         let unitCount = unitCounts(run)
         out.features(run.buildings.count, pool: WorkerPool(threads: run.options.threads)) { i, emit in
             let b = run.buildings[i]
-            emit(b.id, .footprint(b.footprint), [
-                ("id", .text(b.id)), ("gers_id", .text(b.id)), ("source", .text("gold")),
-                ("height_m", .number(b.height, decimals: 2)), ("levels", .int(b.levels)),
-                ("address_count", .int(run.linksOfBuilding(i).count)),
-                ("is_townhome_row", .bool(unitCount[i] > 0)), ("units_count", .int(unitCount[i])),
-            ])
+            emit(b.id, .footprint(b.footprint)) { p in
+                p.text("id", b.id); p.text("gers_id", b.id); p.text("source", "gold")
+                p.number("height_m", b.height, decimals: 2); p.int("levels", b.levels)
+                p.int("address_count", run.linksOfBuilding(i).count)
+                p.bool("is_townhome_row", unitCount[i] > 0); p.int("units_count", unitCount[i])
+            }
         }
         try out.close()
     }
@@ -94,10 +94,10 @@ public enum RunWriter {
         let out = try GeoJSONWriter(path: path)
         out.features(run.units.count, pool: WorkerPool(threads: run.options.threads)) { k, emit in
             let u = run.units[k]
-            emit(u.id, .footprint(u.footprint), [
-                ("id", .text(u.id)), ("building_id", .text(run.buildings[u.buildingIndex].id)),
-                ("address_id", .text(run.addresses[u.addressIndex].id)), ("unit_index", .int(u.unitIndex)),
-            ])
+            emit(u.id, .footprint(u.footprint)) { p in
+                p.text("id", u.id); p.text("building_id", run.buildings[u.buildingIndex].id)
+                p.text("address_id", run.addresses[u.addressIndex].id); p.int("unit_index", u.unitIndex)
+            }
         }
         try out.close()
     }
