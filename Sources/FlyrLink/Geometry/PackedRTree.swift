@@ -21,7 +21,7 @@ public struct PackedRTree: Sendable {
         }
         // Sort-Tile-Recursive: slices by x-centre, then y-centre within each slice (ties by item).
         // Sorted as (centre, item) pairs: a comparison reads one array, not three.
-        var keyed = items.indices.map { CentreKey(centre: (items[$0].minX + items[$0].maxX) / 2, item: Int32($0)) }
+        var keyed = items.indices.map { IndexedKey(key: (items[$0].minX + items[$0].maxX) / 2, index: Int32($0)) }
         ParallelSort.sort(&keyed, pool: pool)
         let leafCount = (items.count + nodeSize - 1) / nodeSize
         let sliceCount = Int(Double(leafCount).squareRoot().rounded(.up))
@@ -31,11 +31,11 @@ public struct PackedRTree: Sendable {
             let base = all.baseAddress!, count = all.count
             pool.forEachChunk((count + sliceSize - 1) / sliceSize) { _, s in
                 var slice = UnsafeMutableBufferPointer(start: base + s * sliceSize, count: min(sliceSize, count - s * sliceSize))
-                for i in slice.indices { slice[i].centre = (items[Int(slice[i].item)].minY + items[Int(slice[i].item)].maxY) / 2 }
+                for i in slice.indices { slice[i].key = (items[Int(slice[i].index)].minY + items[Int(slice[i].index)].maxY) / 2 }
                 slice.sort()
             }
         }
-        let order = keyed.map { Int($0.item) }
+        let order = keyed.map { Int($0.index) }
         keyed = []
         // Every level's node count known up front: the arrays are sized once (appending would
         // leave up to half of each unused).
@@ -109,15 +109,5 @@ public struct PackedRTree: Sendable {
                 }
             }
         }
-    }
-}
-
-/// An item's box centre on one axis, ordered by centre, then item: the packing's sort key.
-private struct CentreKey: Comparable {
-    var centre: Double
-    var item: Int32
-
-    static func < (a: CentreKey, b: CentreKey) -> Bool {
-        a.centre != b.centre ? a.centre < b.centre : a.item < b.item
     }
 }

@@ -54,25 +54,18 @@ enum CandidateSearch {
     }
 
     /// Address indices sorted by 250 m cells in row order, then x: neighbours end up in one chunk.
-    static func spatialOrder(_ points: [Point2], pool: WorkerPool = WorkerPool(threads: 1)) -> [Int] {
+    static func spatialOrder(_ points: [Point2], pool: WorkerPool) -> [Int] {
         let cell = 250.0
         // One integer key per point (row, then column), sorted with the point's index on the workers.
         var minX = Double.infinity, minY = Double.infinity
         for p in points { minX = min(minX, p.x); minY = min(minY, p.y) }
-        var keyed = pool.map(points.count, chunkSize: 65_536) { _, i -> CellKey in
+        var keyed = pool.map(points.count, chunkSize: 65_536) { _, i -> IndexedKey<UInt64> in
             let row = UInt64(min(((points[i].y - minY) / cell).rounded(.down), 4e9))
             let col = UInt64(min(((points[i].x - minX) / cell).rounded(.down), 4e9))
-            return CellKey(cell: row << 32 | col, index: Int32(i))
+            return IndexedKey(key: row << 32 | col, index: Int32(i))
         }
         ParallelSort.sort(&keyed, pool: pool)
         return keyed.map { Int($0.index) }
-    }
-
-    /// A point's grid cell, then its index: the visiting order's sort key.
-    struct CellKey: Comparable {
-        var cell: UInt64
-        var index: Int32
-        static func < (a: CellKey, b: CellKey) -> Bool { a.cell != b.cell ? a.cell < b.cell : a.index < b.index }
     }
 
     /// `scratch` is the caller's buffer for the boxes within reach, reused from address to address.
@@ -81,24 +74,21 @@ enum CandidateSearch {
         var result = AddressSurroundings()
         let p = scene.addressPoints[a]
         let reach = options.maxDistance
-        // Most addresses lie inside a footprint: the boxes holding the point alone (a query far
-        // cheaper than the whole reach) decide those. The boxes at distance 0 are exactly these.
-        let spot = BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)
-        scene.index.search(spot) { b in
-            if scene.footprints[b].covers(p) { result.covering.append(b) }
-        }
-        if !result.covering.isEmpty {
-            result.covering.sort(by: scene.smallerFirst)
-            return result
-        }
         near.removeAll(keepingCapacity: true)
-        scene.index.search(spot.expanded(by: reach)) { b in
+        scene.index.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: reach)) { b in
             let d = scene.boxes[b].distance(to: p)
             if d <= reach { near.append((d, b)) }
         }
         guard !near.isEmpty else { return result }
         // Buildings are in id order, so a lower index is the lower id: ties break by id.
         near.sort { $0.bboxDistance != $1.bboxDistance ? $0.bboxDistance < $1.bboxDistance : $0.building < $1.building }
+        for (d, b) in near where d == 0 {
+            if scene.footprints[b].covers(p) { result.covering.append(b) }
+        }
+        if !result.covering.isEmpty {
+            result.covering.sort(by: scene.smallerFirst)
+            return result
+        }
         // Exact distances, nearest boxes first; stop once no further footprint can matter:
         // beyond the best main building plus the accessory radius nothing changes the decision.
         var bestMain = Double.infinity

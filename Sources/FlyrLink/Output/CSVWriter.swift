@@ -21,21 +21,20 @@ final class CSVWriter {
 
     /// One field, quoted only when it holds a comma, a quote or a line break.
     static func appendField(_ field: String, to b: inout [UInt8]) {
-        // Native strings are contiguous UTF-8: scanned and copied as one buffer.
-        let plain = field.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard !bytes.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else { return false }
-            b.append(contentsOf: bytes)
-            return true
+        // Scanned and, when plain, copied as one buffer of UTF-8.
+        var text = field
+        text.withUTF8 { bytes in
+            guard bytes.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else {
+                b.append(contentsOf: bytes)
+                return
+            }
+            b.append(UInt8(ascii: "\""))
+            for c in bytes {
+                if c == UInt8(ascii: "\"") { b.append(c) }
+                b.append(c)
+            }
+            b.append(UInt8(ascii: "\""))
         }
-        if plain == true { return }
-        let needsQuotes = field.utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
-        guard needsQuotes else { b.append(contentsOf: field.utf8); return }
-        b.append(UInt8(ascii: "\""))
-        for c in field.utf8 {
-            if c == UInt8(ascii: "\"") { b.append(c) }
-            b.append(c)
-        }
-        b.append(UInt8(ascii: "\""))
     }
 
     /// Rows 0..<count formatted straight into bytes by `row` on the workers, written in order.

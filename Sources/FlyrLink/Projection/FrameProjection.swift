@@ -21,18 +21,14 @@ extension LocalMetricFrame {
     }
 
     /// One footprint into this frame (a territory).
-    func toMetric(_ footprint: Footprint) -> Footprint {
-        var f = footprint
-        let tm = transverseMercator
-        f.movePoints(tm.forward)
-        return f
-    }
+    func toMetric(_ footprint: Footprint) -> Footprint { moved(footprint, by: transverseMercator.forward) }
 
     /// Back from the frame to lon/lat (geometry made in metres: repaired footprints, unit slices).
-    func toLonLat(_ footprint: Footprint) -> Footprint {
+    func toLonLat(_ footprint: Footprint) -> Footprint { moved(footprint, by: transverseMercator.inverse) }
+
+    private func moved(_ footprint: Footprint, by transform: (Point2) -> Point2) -> Footprint {
         var f = footprint
-        let tm = transverseMercator
-        f.movePoints(tm.inverse)
+        f.movePoints(transform)
         return f
     }
 }

@@ -49,3 +49,14 @@ enum ParallelSort {
         items = source
     }
 }
+
+/// A value with the index of the item it belongs to, ordered by value, then index: a total order,
+/// so sorting these gives one result whatever the algorithm or thread count.
+struct IndexedKey<Key: Comparable>: Comparable {
+    var key: Key
+    var index: Int32
+
+    static func < (a: IndexedKey, b: IndexedKey) -> Bool {
+        a.key != b.key ? a.key < b.key : a.index < b.index
+    }
+}

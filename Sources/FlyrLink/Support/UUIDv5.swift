@@ -10,76 +10,71 @@ public enum UUIDv5 {
         format(make(namespaceBytes: ns, name: name))
     }
 
-    /// A name made of parts, joined with a separator that cannot occur in them ambiguously.
-    /// Built as bytes directly (namespace, then "count:part|count:part..."): one buffer per id.
+    /// A name made of parts, joined with a separator that cannot occur in them ambiguously
+    /// (namespace, then "count:part|count:part...").
     public static func make(parts: [String], namespace ns: [UInt8] = namespace) -> String {
-        var message = ns
-        message.reserveCapacity(ns.count + parts.reduce(0) { $0 + $1.utf8.count + 8 })
-        for (i, part) in parts.enumerated() {
-            if i > 0 { message.append(UInt8(ascii: "|")) }
-            message.append(contentsOf: String(part.utf8.count).utf8)
-            message.append(UInt8(ascii: ":"))
-            message.append(contentsOf: part.utf8)
-        }
-        // Digest and text made in place: an id costs the message and the string, nothing else.
-        return message.withUnsafeBytes { m in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA1.digestLength) { digest in
-                SHA1.hash(m, into: digest.baseAddress!)
-                digest[6] = (digest[6] & 0x0F) | 0x50
-                digest[8] = (digest[8] & 0x3F) | 0x80
-                return format(UnsafeBufferPointer(rebasing: digest[0..<16]))
-            }
-        }
+        withID(namespace: ns, partBytes: parts.reduce(0) { $0 + $1.utf8.count }, partCount: parts.count,
+               name: { name in for part in parts { name.add(part) } }, format)
     }
 
-    /// `make(parts: [p0, p1, p2, p3])` appended as text to `out`: the name built on the stack and
-    /// hashed there, the hex written straight into `out` (no parts array, message array or id
-    /// string; a run writes one per link). Four parts, the link id's shape; plain strings, so the
-    /// compiler sees concrete types (a generic parameter pack cost runtime metadata look-ups).
+    /// `make(parts: [p0, p1, p2, p3])` appended as text to `out`, with no parts array and no id
+    /// string (a run writes one per link). Four plain strings, the link id's shape: a generic
+    /// parameter pack cost runtime metadata look-ups per call.
     static func append(_ p0: String, _ p1: String, _ p2: String, _ p3: String, to out: inout [UInt8]) {
-        let length = namespace.count + p0.utf8.count + p1.utf8.count + p2.utf8.count + p3.utf8.count + 4 * 22
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { message in
-            var n = 0
-            for b in namespace { message[n] = b; n += 1 }
-            func add(_ part: String, separated: Bool) {
-                if separated { message[n] = UInt8(ascii: "|"); n += 1 }
-                n += writeDecimal(part.utf8.count, into: message.baseAddress! + n)
-                message[n] = UInt8(ascii: ":"); n += 1
-                var text = part
-                text.withUTF8 { src in
-                    (message.baseAddress! + n).update(from: src.baseAddress!, count: src.count)
-                    n += src.count
-                }
-            }
-            add(p0, separated: false); add(p1, separated: true); add(p2, separated: true); add(p3, separated: true)
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA1.digestLength) { digest in
-                SHA1.hash(UnsafeRawBufferPointer(start: message.baseAddress!, count: n), into: digest.baseAddress!)
+        withID(namespace: namespace, partBytes: p0.utf8.count + p1.utf8.count + p2.utf8.count + p3.utf8.count, partCount: 4,
+               name: { name in name.add(p0); name.add(p1); name.add(p2); name.add(p3) }) { id in
+            writeText(id) { out.append($0) }
+        }
+    }
+
+    /// The name, written on the stack by `name`, hashed there; the id's 16 bytes (version and
+    /// variant set) handed to `body`.
+    private static func withID<R>(namespace ns: [UInt8], partBytes: Int, partCount: Int, name: (inout NameWriter) -> Void,
+                                  _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        // Per part at most a separator, 20 length digits and a colon.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ns.count + partBytes + 22 * partCount) { message in
+            var writer = NameWriter(base: message.baseAddress!)
+            for b in ns { writer.byte(b) }
+            name(&writer)
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA1.digestLength) { digest in
+                SHA1.hash(UnsafeRawBufferPointer(start: message.baseAddress!, count: writer.count), into: digest.baseAddress!)
                 digest[6] = (digest[6] & 0x0F) | 0x50
                 digest[8] = (digest[8] & 0x3F) | 0x80
-                appendFormatted(UnsafeBufferPointer(rebasing: digest[0..<16]), to: &out)
+                return body(UnsafeBufferPointer(rebasing: digest[0..<16]))
             }
         }
     }
 
-    /// A non-negative integer's decimal digits at `target`; their count.
-    private static func writeDecimal(_ value: Int, into target: UnsafeMutablePointer<UInt8>) -> Int {
-        var digits = 1, v = value
-        while v >= 10 { v /= 10; digits += 1 }
-        v = value
-        for k in stride(from: digits - 1, through: 0, by: -1) {
-            target[k] = UInt8(ascii: "0") + UInt8(v % 10)
-            v /= 10
+    /// Writes a name's bytes into a buffer sized for them.
+    private struct NameWriter {
+        let base: UnsafeMutablePointer<UInt8>
+        var count = 0
+        var first = true
+
+        mutating func byte(_ b: UInt8) { base[count] = b; count += 1 }
+
+        /// "|" (but before the first), the part's UTF-8 length in decimal, ":", its bytes.
+        mutating func add(_ part: String) {
+            if !first { byte(UInt8(ascii: "|")) }
+            first = false
+            var text = part
+            text.withUTF8 { src in
+                for digit in String(src.count).utf8 { byte(digit) }
+                byte(UInt8(ascii: ":"))
+                if let bytes = src.baseAddress { (base + count).initialize(from: bytes, count: src.count) }
+                count += src.count
+            }
         }
-        return digits
     }
 
-    /// The usual text form of 16 bytes appended to `out`.
-    private static func appendFormatted(_ b: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    /// The usual text form of 16 bytes, byte by byte to `emit`.
+    @inline(__always)
+    private static func writeText(_ b: UnsafeBufferPointer<UInt8>, _ emit: (UInt8) -> Void) {
         let hex: StaticString = "0123456789abcdef"
         for (i, byte) in b.enumerated() {
-            if i == 4 || i == 6 || i == 8 || i == 10 { out.append(UInt8(ascii: "-")) }
-            out.append(hex.utf8Start[Int(byte >> 4)])
-            out.append(hex.utf8Start[Int(byte & 0x0F)])
+            if i == 4 || i == 6 || i == 8 || i == 10 { emit(UInt8(ascii: "-")) }
+            emit(hex.utf8Start[Int(byte >> 4)])
+            emit(hex.utf8Start[Int(byte & 0x0F)])
         }
     }
 
@@ -101,14 +96,8 @@ public enum UUIDv5 {
 
     static func format(_ b: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: 2 * b.count + 4) { out in
-            let hex: StaticString = "0123456789abcdef"
             var n = 0
-            for (i, byte) in b.enumerated() {
-                if i == 4 || i == 6 || i == 8 || i == 10 { out[n] = UInt8(ascii: "-"); n += 1 }
-                out[n] = hex.utf8Start[Int(byte >> 4)]
-                out[n + 1] = hex.utf8Start[Int(byte & 0x0F)]
-                n += 2
-            }
+            writeText(b) { out[n] = $0; n += 1 }
             return n
         }
     }

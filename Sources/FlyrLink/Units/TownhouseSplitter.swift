@@ -88,7 +88,7 @@ enum TownhouseSplitter {
                 for (s, span) in spans.enumerated() {
                     clip(ring, keepingAbove: span.lower, into: &once)
                     clip(once, keepingAbove: -span.upper, negated: true, into: &twice)
-                    let a = abs(signedArea(twice))
+                    let a = abs(Footprint.signedArea(twice))
                     areas[s] += r == rings.lowerBound ? a : -a
                 }
             }
@@ -113,17 +113,6 @@ enum TownhouseSplitter {
             prev = p
             prevInside = inside
         }
-    }
-
-    /// Shoelace area of an open ring.
-    private static func signedArea(_ ring: [Point2]) -> Double {
-        guard ring.count >= 3, var prev = ring.last else { return 0 }
-        var s = 0.0
-        for p in ring {
-            s += prev.x * p.y - p.x * prev.y
-            prev = p
-        }
-        return s / 2
     }
 
     /// The footprint cut at the planned positions along the axis. The footprint is turned into the
