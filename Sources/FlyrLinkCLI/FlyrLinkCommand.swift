@@ -9,4 +9,10 @@ struct FlyrLinkCommand: ParsableCommand {
         version: FlyrLinkVersion.string,
         subcommands: [RunCommand.self, InspectCommand.self, SnapshotCommand.self]
     )
+
+    /// The heap's policy is the process's, set before anything runs.
+    static func main() {
+        HeapTrim.keepFreedMemoryForReuse()
+        main(nil)
+    }
 }

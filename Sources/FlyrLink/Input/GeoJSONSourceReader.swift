@@ -138,6 +138,7 @@ enum GeoJSONSourceReader {
         guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return }
         let batchBytes = 16 << 20
         let pieces = 8
+        let featuresStart = s.i
         var done = false
         while !done {
             var spans: [Range<Int>] = []
@@ -149,6 +150,12 @@ enum GeoJSONSourceReader {
                 spans.append(start..<s.i)
                 if !(try s.more(closer: UInt8(ascii: "]"))) { done = true; break }
                 if s.i - batchStart >= batchBytes { break }
+            }
+            if batchStart == featuresStart, !done, s.i > batchStart {
+                // The features' share of the file so far, scaled to the whole file (with a little to
+                // spare): what the layer will hold, told before it is held.
+                let estimate = Double(spans.count) * Double(s.bytes.count - featuresStart) / Double(s.i - batchStart)
+                state.sink.reserveCapacity(Int(min(estimate * 1.05, Double(s.bytes.count / 16))))
             }
             try parse(spans, pieces: pieces, bytes: s.bytes, into: &state)
             s.releaseConsumed()

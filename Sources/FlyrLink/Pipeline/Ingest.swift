@@ -72,6 +72,9 @@ struct Ingest {
         /// Rows without an id of their own, with the values their content id is made from.
         private var unnamed: [(item: Int, content: [String?])] = []
 
+        /// About `n` rows in all: room made once.
+        func expect(_ n: Int) { items.reserveCapacity(n) }
+
         func consume(_ batch: inout [SourceTable.Record]) {
             for r in batch.indices {
                 let rawID = batch[r].values[0], ordinal = batch[r].ordinal
@@ -147,6 +150,9 @@ struct Ingest {
         private var rejects: [Reject] = []
         /// Rows without an id of their own.
         private var unnamed: [Int] = []
+
+        /// About `n` rows in all: room made once.
+        func expect(_ n: Int) { items.reserveCapacity(n) }
 
         func consume(_ batch: inout [SourceTable.Record]) {
             for r in batch.indices {

@@ -223,10 +223,10 @@ public struct LinkPipeline {
         let fields = options.fields, parquet = options.parquetReader
         return try Concurrently.both({ () throws(InputError) in
             try SourceReader.read(options.buildings, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
-                                  sink: RecordSink { buildings.consume(&$0) })
+                                  sink: RecordSink(expect: buildings.expect) { buildings.consume(&$0) })
         }, { () throws(InputError) in
             try SourceReader.read(options.addresses, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
-                                  sink: RecordSink { addresses.consume(&$0) })
+                                  sink: RecordSink(expect: addresses.expect) { addresses.consume(&$0) })
         })
     }
 
