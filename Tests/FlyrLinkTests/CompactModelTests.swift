@@ -19,8 +19,10 @@ final class CompactModelTests: XCTestCase {
             XCTAssertEqual(a.values, expected)
             for (k, field) in AddressField.allCases.dropFirst().enumerated() {
                 XCTAssertEqual(a[field], expected[k], "\(field)")
+                XCTAssertEqual(field.valueIndex, k, "\(field): its place among the values")
             }
             XCTAssertEqual(a[.id], "a1")
+            XCTAssertNil(AddressField.id.valueIndex)
         }
         var a = AddressPoint(id: "a", values: ["1", "A Street"], sourceRow: 1, location: Point2(x: 0, y: 0))
         let b = AddressPoint(id: "a", values: ["1", "A Street", nil, nil], sourceRow: 1, location: Point2(x: 0, y: 0))
@@ -92,8 +94,16 @@ final class CompactModelTests: XCTestCase {
 
     func testSortUniqueMovesRowsIntoIDOrderAndRejectsRepeats() {
         var g = SystemRandomNumberGenerator()
-        for n in [0, 1, 2, 7, 100, 2_000] {
-            let rows = (0..<n).map { k in (id: "id\(Int.random(in: 0..<max(1, n / 2), using: &g))", row: k + 1) }
+        // Short ids; long ones sharing their first 16 bytes (settled past the integer key); ids
+        // that differ only in padding-like bytes or beyond ASCII.
+        let shapes: [(Int) -> String] = [
+            { "id\($0)" },
+            { "building/0000000000\($0 % 3)/\($0)" },
+            { $0 % 2 == 0 ? "ab\u{0}\($0 % 5)" : "ab\($0 % 5)" },
+            { "é\($0 % 7)ß\(String(repeating: "x", count: $0 % 20))" },
+        ]
+        for shape in shapes { for n in [0, 1, 2, 7, 100, 2_000] {
+            let rows = (0..<n).map { k in (id: shape(Int.random(in: 0..<max(1, n / 2), using: &g)), row: k + 1) }
             // Reference: stable sort by id bytes, the first of each id kept.
             let sorted = rows.sorted { IDOrder.precedes($0.id, $1.id) || (!IDOrder.precedes($1.id, $0.id) && $0.row < $1.row) }
             var expected: [(id: String, row: Int)] = []
@@ -105,6 +115,6 @@ final class CompactModelTests: XCTestCase {
             XCTAssertEqual(items.map(\.sourceRow), expected.map(\.row))
             XCTAssertEqual(items.map(\.houseNumber), expected.map { "\($0.row)" }, "each row moved whole")
             XCTAssertEqual(rejects.count, n - expected.count)
-        }
+        } }
     }
 }

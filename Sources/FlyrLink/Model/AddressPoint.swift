@@ -8,6 +8,22 @@ public enum AddressField: String, CaseIterable, Sendable, Codable {
     case locality
     case region
     case postalCode = "postal_code"
+
+    /// Where the field sits among the values other than `id` (`allCases` order, less one): a
+    /// switch, because this is asked for every address several times, and `allCases` makes an
+    /// array each time it is named.
+    var valueIndex: Int? {
+        switch self {
+        case .id: nil
+        case .houseNumber: 0
+        case .streetName: 1
+        case .unit: 2
+        case .formatted: 3
+        case .locality: 4
+        case .region: 5
+        case .postalCode: 6
+        }
+    }
 }
 
 /// An input address that was read and accepted, located in EPSG:4326.
@@ -35,8 +51,8 @@ public struct AddressPoint: Sendable, Hashable {
     }
 
     public subscript(field: AddressField) -> String? {
-        guard field != .id, let i = AddressField.allCases.firstIndex(of: field) else { return id }
-        return packed[i - 1]
+        guard let i = field.valueIndex else { return id }
+        return packed[i]
     }
 
     public var houseNumber: String? { self[.houseNumber] }

@@ -16,19 +16,52 @@ enum IDOrder {
         return (hi, lo)
     }
 
+    /// An id's first 16 bytes and its row: sorted as plain integers, contiguous, with no string
+    /// touched unless two ids share those bytes.
+    struct Keyed: Comparable {
+        var hi: UInt64
+        var lo: UInt64
+        var index: Int32
+
+        func samePrefix(_ other: Keyed) -> Bool { hi == other.hi && lo == other.lo }
+
+        static func < (a: Keyed, b: Keyed) -> Bool {
+            a.hi != b.hi ? a.hi < b.hi : a.lo != b.lo ? a.lo < b.lo : a.index < b.index
+        }
+    }
+
+    /// `ids` in byte order of the ids, each with its index; equal ids keep their index order.
+    static func sorted(_ ids: [String]) -> [Keyed] {
+        var keyed = [Keyed](unsafeUninitializedCapacity: ids.count) { buffer, initialized in
+            for i in ids.indices {
+                let (hi, lo) = key(ids[i])
+                buffer.initializeElement(at: i, to: Keyed(hi: hi, lo: lo, index: Int32(i)))
+            }
+            initialized = ids.count
+        }
+        // A stable merge sort: a source already in id order costs one pass.
+        keyed.sort()
+        // Ids that share their first 16 bytes (or are shorter and padded alike) ordered by all
+        // their bytes, index on ties.
+        var lower = 0
+        while lower < keyed.count {
+            var upper = lower + 1
+            while upper < keyed.count, keyed[upper].samePrefix(keyed[lower]) { upper += 1 }
+            if upper - lower > 1 {
+                keyed[lower..<upper].sort { a, b in
+                    let x = ids[Int(a.index)], y = ids[Int(b.index)]
+                    if x.utf8.elementsEqual(y.utf8) { return a.index < b.index }
+                    return precedes(x, y)
+                }
+            }
+            lower = upper
+        }
+        return keyed
+    }
+
     /// Indices of `ids` in byte order of the ids; equal ids keep their index order.
     static func sortedIndices(_ ids: [String]) -> [Int] {
-        let keys = ids.map(key)
-        func less(_ a: Int, _ b: Int) -> Bool {
-            if keys[a] != keys[b] { return keys[a] < keys[b] }
-            if ids[a].utf8.elementsEqual(ids[b].utf8) { return a < b }
-            return precedes(ids[a], ids[b])
-        }
-        var order = Array(ids.indices)
-        // Sources are often already in id order; then there is nothing to sort.
-        if order.indices.dropFirst().allSatisfy({ less($0 - 1, $0) }) { return order }
-        order.sort(by: less)
-        return order
+        sorted(ids).map { Int($0.index) }
     }
 
     /// `items` (in source row order) put in id order, with every repeat of an id made a reject
@@ -38,12 +71,13 @@ enum IDOrder {
         // (Through the protocol, not key paths: a key path per row is a runtime call.)
         let ids = items.map { $0.id }
         func row(_ item: T) -> Int { item.sourceRow }
-        let order = sortedIndices(ids)
+        let keyed = sorted(ids)
+        let order = keyed.map { Int($0.index) }
         // In id order, a repeat is an id equal to the one before it (ties keep source order).
         var repeated = [Bool](repeating: false, count: order.count)
         var first = 0
         for (k, i) in order.enumerated() {
-            if k > 0, ids[order[k - 1]].utf8.elementsEqual(ids[i].utf8) {
+            if k > 0, keyed[k - 1].samePrefix(keyed[k]), ids[order[k - 1]].utf8.elementsEqual(ids[i].utf8) {
                 rejects.append(Reject(layer: layer, sourceRow: row(items[i]), id: ids[i], reason: "duplicate id (first at row \(row(items[first])))"))
                 repeated[k] = true
                 continue
