@@ -9,26 +9,50 @@ enum ProximityMatcher {
         case lowConfidence = "confidence_below_0.5"
     }
 
+    /// Stored in 48 bytes, not 64 (one per address, all held while the decisions are made): the
+    /// building and covering count as 32-bit, no alternative as NaN.
     struct Proposal: Sendable {
-        var building: Int
-        var method: MatchMethod
+        private var storedBuilding: Int32
+        private var storedCoveringCount: Int32
         var distance: Double
         var nearestPoint: Point2
+        private var storedAlternative: Double
+        var method: MatchMethod
+
+        init(building: Int, method: MatchMethod, distance: Double, nearestPoint: Point2, alternativeDistance: Double?,
+             coveringCount: Int) {
+            storedBuilding = Int32(building)
+            storedCoveringCount = Int32(clamping: coveringCount)
+            self.distance = distance
+            self.nearestPoint = nearestPoint
+            storedAlternative = alternativeDistance ?? .nan
+            self.method = method
+        }
+
+        var building: Int {
+            get { Int(storedBuilding) }
+            set { storedBuilding = Int32(newValue) }
+        }
+
         /// Distance to the next main building that would have been the alternative.
-        var alternativeDistance: Double?
-        var coveringCount: Int
+        var alternativeDistance: Double? { storedAlternative.isNaN ? nil : storedAlternative }
+
+        var coveringCount: Int { Int(storedCoveringCount) }
     }
 
-    struct Decision: Sendable {
-        var link: Link?
+    /// What became of an address's proposal: its confidence, or why it stays unlinked.
+    struct Verdict: Sendable {
+        var confidence: Double
         var unlinked: UnlinkedReason?
     }
 
+    /// The links made (in address order) and each address's reason when it has none.
     /// `previous`: each address's building in the previous snapshot, for sticky links (nil: none).
     /// `proposals` and `surroundings` as CandidateSearch.proposals gives them (surroundings of the
-    /// addresses with a previous building).
-    static func decide(_ scene: MetricScene, proposals: [Proposal?], surroundings: [Int: AddressSurroundings], accessory: [Bool],
-                       options: LinkOptions, previous: [Int?]? = nil, pool: WorkerPool = WorkerPool(threads: 1)) -> [Decision] {
+    /// addresses with a previous building); the proposals are consumed (sticky links change them in place).
+    static func decide(_ scene: MetricScene, proposals: consuming [Proposal?], surroundings: [Int: AddressSurroundings], accessory: [Bool],
+                       options: LinkOptions, previous: [Int?]? = nil,
+                       pool: WorkerPool = WorkerPool(threads: 1)) -> (links: [Link], unlinked: [UnlinkedReason?]) {
         var proposals = proposals
         if let previous {
             StickyLinks.apply(&proposals, surroundings: surroundings, previous: previous, accessory: accessory, options: options)
@@ -47,23 +71,30 @@ enum ProximityMatcher {
         let claimantStart = start, claimantAddresses = claimantList
         func claimants(_ b: Int) -> ArraySlice<Int> { claimantAddresses[claimantStart[b]..<claimantStart[b + 1]] }
 
-        // Each address's decision reads the proposals and the scene only: on all workers.
-        return pool.map(proposals.count, chunkSize: 4096) { _, a in
-            guard let proposal = proposals[a] else { return Decision(link: nil, unlinked: .nothingWithinReach) }
+        // Each address's verdict reads the proposals and the scene only: on all workers.
+        let decided = proposals
+        let verdicts = pool.map(decided.count, chunkSize: 4096) { _, a -> Verdict in
+            guard let proposal = decided[a] else { return Verdict(confidence: 0, unlinked: .nothingWithinReach) }
             var rival: Double?
             if proposal.method == .proximity, options.strategy == .flyr {
                 let rivals = OwnershipRule.rivals(of: a, claimants: claimants(proposal.building), scene: scene)
                 rival = rivals.map { scene.addressPoints[$0].distance(to: proposal.nearestPoint) }.min()
-                if OwnershipRule.belongsToAnother(a, proposal, rivals: rivals, proposals: proposals, scene: scene, options: options) {
-                    return Decision(link: nil, unlinked: .ownedByAnotherAddress)
+                if OwnershipRule.belongsToAnother(a, proposal, rivals: rivals, proposals: decided, scene: scene, options: options) {
+                    return Verdict(confidence: 0, unlinked: .ownedByAnotherAddress)
                 }
             }
             let confidence = ConfidenceModel.score(proposal, rivalDistance: rival, options: options)
-            guard confidence >= 0.5 else { return Decision(link: nil, unlinked: .lowConfidence) }
-            let link = Link(addressIndex: a, buildingIndex: proposal.building, method: proposal.method,
-                            confidence: confidence, distance: proposal.distance)
-            return Decision(link: link, unlinked: nil)
+            return Verdict(confidence: confidence, unlinked: confidence >= 0.5 ? nil : .lowConfidence)
         }
+        // The links, sized exactly (no doubling slack), from the proposals and their verdicts.
+        var links: [Link] = []
+        links.reserveCapacity(verdicts.reduce(0) { $1.unlinked == nil ? $0 + 1 : $0 })
+        for (a, verdict) in verdicts.enumerated() where verdict.unlinked == nil {
+            let proposal = decided[a]!
+            links.append(Link(addressIndex: a, buildingIndex: proposal.building, method: proposal.method,
+                              confidence: verdict.confidence, distance: proposal.distance))
+        }
+        return (links, verdicts.map(\.unlinked))
     }
 
     static func propose(_ s: AddressSurroundings, accessory: [Bool], options: LinkOptions) -> Proposal? {

@@ -1,7 +1,7 @@
 /// Orders the links, marks one primary per building (highest confidence, then lowest house
 /// number, then address id) and indexes them by address and building.
 enum LinkAssembly {
-    /// `unlinked`: each address's reason when it has no link (ProximityMatcher.Decision.unlinked).
+    /// `unlinked`: each address's reason when it has no link (as ProximityMatcher.decide gives them).
     /// `links` is emptied as soon as it has been grouped (a run's largest array but one).
     static func assemble(_ run: inout LinkRun, links: inout [Link], unlinked: [ProximityMatcher.UnlinkedReason?],
                          pool: WorkerPool = WorkerPool(threads: 1)) {

@@ -118,19 +118,16 @@ public struct LinkPipeline {
         }
 
         // match
-        // The decisions are kept only as links and reasons (the full decisions of 10M addresses are
-        // most of a gigabyte).
+        // The decisions are kept only as links and reasons (a verdict per address, not a link:
+        // at 10M addresses the difference is most of a gigabyte).
         var (links, unlinked) = stage(.match, clock, items: { $0.1.count }) {
             let previous = options.previousLinks.isEmpty ? nil
                 : StickyLinks.previousIndices(addressIDs: addresses.map(\.id), buildingIDs: buildings.map(\.id), links: options.previousLinks)
             let (proposals, surroundings) = CandidateSearch.proposals(scene, options: options.link, accessory: accessory, pool: pool,
                                                                      keep: previous.map { $0.map { $0 != nil } })
-            let d = ProximityMatcher.decide(scene, proposals: proposals, surroundings: surroundings, accessory: accessory,
-                                            options: options.link, previous: previous, pool: pool)
-            var links: [Link] = []
-            links.reserveCapacity(d.reduce(0) { $1.link == nil ? $0 : $0 + 1 })  // exactly: no doubling slack
-            for decision in d { if let l = decision.link { links.append(l) } }
-            return ((links, d.map(\.unlinked)), "\(links.count) of \(d.count) linked")
+            let (links, unlinked) = ProximityMatcher.decide(scene, proposals: consume proposals, surroundings: surroundings, accessory: accessory,
+                                                            options: options.link, previous: previous, pool: pool)
+            return ((links, unlinked), "\(links.count) of \(unlinked.count) linked")
         }
 
         // split: townhouse rows into unit slices.
