@@ -79,9 +79,17 @@ final class SupportTests: XCTestCase {
             let q = BBox(minX: x, minY: y, maxX: x + 50, maxY: y + 50)
             let expected = boxes.indices.filter { boxes[$0].intersects(q) }
             XCTAssertEqual(tree.search(q), expected)
+            // Each item comes with its own box.
+            var visited: [Int] = []
+            tree.search(q) { item, box in
+                XCTAssertEqual(box, boxes[item])
+                visited.append(item)
+            }
+            XCTAssertEqual(visited.sorted(), expected)
         }
         XCTAssertEqual(PackedRTree(boxes: []).search(BBox(minX: 0, minY: 0, maxX: 1, maxY: 1)), [])
         XCTAssertEqual(PackedRTree(boxes: [boxes[0]]).search(boxes[0]), [0])
+        PackedRTree(boxes: [boxes[0]]).search(boxes[0]) { item, box in XCTAssertEqual(box, boxes[item]) }
     }
 
     func testParallelSortGivesTheSortedArrayForAnyThreadCount() {

@@ -81,6 +81,12 @@ public struct PackedRTree: Sendable {
     /// one sort what they collect). Depth-first with the stack on the call stack: a search costs no
     /// allocation, and runs once per address and per footprint.
     public func search(_ query: BBox, _ visit: (Int) -> Void) {
+        search(query) { item, _ in visit(item) }
+    }
+
+    /// As `search`, with each item's box as the tree holds it: beside the others it was packed
+    /// with, where the caller's own array of boxes (in item order) would be a fetch from afar.
+    public func search(_ query: BBox, _ visit: (Int, BBox) -> Void) {
         guard !boxes.isEmpty else { return }
         // At most nodeSize entries pushed per level on the way down, plus the root.
         let capacity = (levelBounds.count - 1) * nodeSize + 1
@@ -97,10 +103,10 @@ public struct PackedRTree: Sendable {
                         let last = min(first + nodeSize, levelBounds[level])
                         if level == 1 {
                             // Children are items: visit them here rather than pushing them.
-                            for child in first..<last where boxes[child].intersects(query) { visit(Int(refs[child])) }
+                            for child in first..<last where boxes[child].intersects(query) { visit(Int(refs[child]), boxes[child]) }
                             continue
                         }
-                        if level == 0 { visit(first); continue }  // a tree of one item: the root is the item
+                        if level == 0 { visit(first, boxes[node]); continue }  // a tree of one item: the root is the item
                         for child in first..<last where boxes[child].intersects(query) {
                             stack[top] = (Int32(child), Int32(level - 1))
                             top += 1

@@ -11,8 +11,9 @@ enum AccessoryClassifier {
             let boxReach = options.accessoryRadius * (1 + 1e-9) + 1e-9
             let larger = max(2 * area, options.accessoryMaxArea)
             var found = false
-            scene.index.search(search) { j in
-                guard !found, j != i, scene.areas[j] >= larger, scene.boxes[i].distance(to: scene.boxes[j]) <= boxReach else { return }
+            let box = scene.boxes[i]
+            scene.index.search(search) { j, other in
+                guard !found, j != i, box.distance(to: other) <= boxReach, scene.areas[j] >= larger else { return }
                 found = scene.footprints[i].distance(to: scene.footprints[j]) <= options.accessoryRadius
             }
             return found

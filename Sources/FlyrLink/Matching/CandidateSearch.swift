@@ -75,8 +75,8 @@ enum CandidateSearch {
         let p = scene.addressPoints[a]
         let reach = options.maxDistance
         near.removeAll(keepingCapacity: true)
-        scene.index.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: reach)) { b in
-            let d = scene.boxes[b].distance(to: p)
+        scene.index.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: reach)) { b, box in
+            let d = box.distance(to: p)
             if d <= reach { near.append((d, b)) }
         }
         guard !near.isEmpty else { return result }
