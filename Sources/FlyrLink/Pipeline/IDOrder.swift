@@ -39,7 +39,8 @@ enum IDOrder {
             }
             initialized = ids.count
         }
-        // A stable merge sort: a source already in id order costs one pass.
+        // (The row breaks ties, so the order is total. The standard sort finds runs: a source
+        // already in id order costs one pass.)
         keyed.sort()
         // Ids that share their first 16 bytes (or are shorter and padded alike) ordered by all
         // their bytes, index on ties.
