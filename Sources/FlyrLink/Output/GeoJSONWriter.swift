@@ -129,9 +129,14 @@ struct FeatureProperties {
     fileprivate(set) var bytes: [UInt8] = []
     private var members = 0
 
-    private mutating func key(_ k: StaticString) {
+    /// The comma before every member but the first.
+    private mutating func separate() {
         if members > 0 { bytes.append(UInt8(ascii: ",")) }
         members += 1
+    }
+
+    private mutating func key(_ k: StaticString) {
+        separate()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: k.utf8Start, count: k.utf8CodeUnitCount))  // keys are plain literals
         bytes.append(contentsOf: "\":".utf8)
@@ -145,8 +150,7 @@ struct FeatureProperties {
 
     /// A member whose key is not a literal (escaped as JSON text).
     mutating func text(key k: String, _ s: String?) {
-        if members > 0 { bytes.append(UInt8(ascii: ",")) }
-        members += 1
+        separate()
         JSONText.appendString(k, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         GeoJSONWriter.appendValue(.string(s), to: &bytes)
