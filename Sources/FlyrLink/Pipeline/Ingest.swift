@@ -229,6 +229,8 @@ struct Ingest {
     protocol Identified {
         var id: String { get }
         var sourceRow: Int { get }
+        /// A row that holds nothing (no allocation): what a slot keeps once its row is moved out.
+        static var vacant: Self { get }
     }
 
     /// Why a row without a usable geometry has none.
@@ -321,5 +323,12 @@ struct Ingest {
     }
 }
 
-extension Building: Ingest.Identified {}
-extension AddressPoint: Ingest.Identified {}
+extension Building: Ingest.Identified {
+    static var vacant: Building { vacantRow }
+    private static let vacantRow = Building(id: "", height: nil, levels: nil, sourceRow: 0, footprint: .empty)
+}
+
+extension AddressPoint: Ingest.Identified {
+    static var vacant: AddressPoint { vacantRow }
+    private static let vacantRow = AddressPoint(id: "", values: [], sourceRow: 0, location: Point2(x: 0, y: 0))
+}
