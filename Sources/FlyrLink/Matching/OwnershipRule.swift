@@ -15,9 +15,14 @@
 ///
 /// The thresholds were chosen on the synthetic city (benchmarks/README.md).
 enum OwnershipRule {
-    static func rivals(of a: Int, claimants: ArraySlice<Int>, scene: MetricScene) -> [Int] {
+    static func rivals(of a: Int, claimants: ArraySlice<Int32>, scene: MetricScene) -> [Int] {
         let key = scene.addressKeys[a]
-        return claimants.filter { $0 != a && (key == nil || scene.addressKeys[$0] != key) }
+        var rivals: [Int] = []
+        for c in claimants {
+            let b = Int(c)
+            if b != a && (key == nil || scene.addressKeys[b] != key) { rivals.append(b) }
+        }
+        return rivals
     }
 
     static func belongsToAnother(_ a: Int, _ p: ProximityMatcher.Proposal, rivals: [Int], proposals: [ProximityMatcher.Proposal?],

@@ -59,17 +59,20 @@ enum ProximityMatcher {
         }
 
         // Who claims each building, for the ownership rule: claimant addresses grouped by building
-        // (offsets per building into one array, addresses ascending within each).
-        var start = [Int](repeating: 0, count: scene.footprints.count + 1)
+        // (offsets per building into one array, addresses ascending within each), as 32-bit
+        // indices: at 10M addresses these arrays are fresh pages, touched on one thread.
+        let buildingCount = scene.footprints.count
+        var start = [Int32](repeating: 0, count: buildingCount + 1)
         for p in proposals { if let p { start[p.building + 1] += 1 } }
-        for b in 0..<scene.footprints.count { start[b + 1] += start[b] }
+        for b in 0..<buildingCount { start[b + 1] += start[b] }
         var fill = start
-        var claimantList = [Int](repeating: 0, count: start[scene.footprints.count])
+        var claimantList = [Int32](repeating: 0, count: Int(start[buildingCount]))
         for (a, p) in proposals.enumerated() {
-            if let p { claimantList[fill[p.building]] = a; fill[p.building] += 1 }
+            if let p { claimantList[Int(fill[p.building])] = Int32(a); fill[p.building] += 1 }
         }
+        fill = []
         let claimantStart = start, claimantAddresses = claimantList
-        func claimants(_ b: Int) -> ArraySlice<Int> { claimantAddresses[claimantStart[b]..<claimantStart[b + 1]] }
+        func claimants(_ b: Int) -> ArraySlice<Int32> { claimantAddresses[Int(claimantStart[b])..<Int(claimantStart[b + 1])] }
 
         // Each address's verdict reads the proposals and the scene only: on all workers.
         let decided = proposals
@@ -87,12 +90,10 @@ enum ProximityMatcher {
             return Verdict(confidence: confidence, unlinked: confidence >= 0.5 ? nil : .lowConfidence)
         }
         // The links, sized exactly (no doubling slack), from the proposals and their verdicts.
-        var links: [Link] = []
-        links.reserveCapacity(verdicts.reduce(0) { $1.unlinked == nil ? $0 + 1 : $0 })
-        for (a, verdict) in verdicts.enumerated() where verdict.unlinked == nil {
+        let links = pool.compactMap(verdicts.count, where: { verdicts[$0].unlinked == nil }) { a in
             let proposal = decided[a]!
-            links.append(Link(addressIndex: a, buildingIndex: proposal.building, method: proposal.method,
-                              confidence: verdict.confidence, distance: proposal.distance))
+            return Link(addressIndex: a, buildingIndex: proposal.building, method: proposal.method,
+                        confidence: verdicts[a].confidence, distance: proposal.distance)
         }
         return (links, verdicts.map(\.unlinked))
     }

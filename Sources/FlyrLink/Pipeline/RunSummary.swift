@@ -5,10 +5,13 @@ enum RunSummary {
         ("[0.8,0.9)", 0.8, 0.9), ("[0.9,0.95)", 0.9, 0.95), ("[0.95,1.0]", 0.95, 1.01),
     ]
 
-    static func band(of confidence: Double) -> String {
-        bands.first { confidence >= $0.1 && confidence < $0.2 }?.0 ?? bands[0].0
+    /// The first band holding `confidence`, else the first.
+    static func bandIndex(of confidence: Double) -> Int {
+        bands.firstIndex { confidence >= $0.1 && confidence < $0.2 } ?? 0
     }
 
+    /// Counted with arrays indexed by method, band and building, not dictionaries keyed by
+    /// strings: this runs over every link and address (at 10M, a second on one core when hashed).
     static func count(_ run: inout LinkRun, accessory: [Bool], repaired: Int, outsideAddresses: Int, outsideBuildings: Int,
                       buildingRejects: Int, addressRejects: Int) {
         var c = RunReport.Counts()
@@ -17,20 +20,30 @@ enum RunSummary {
         c.unlinked = run.addresses.count - run.links.count
         c.rejected = addressRejects
         c.outsideTerritory = outsideAddresses
-        for m in MatchMethod.allCases { c.byMethod[m.rawValue] = 0 }
-        for l in run.links { c.byMethod[l.method.rawValue, default: 0] += 1 }
-        for r in run.unlinkedReason.compactMap({ $0 }) { c.unlinkedByReason[r, default: 0] += 1 }
+        let methods = MatchMethod.allCases
+        var byMethod = [Int](repeating: 0, count: methods.count)
+        var byBand = [Int](repeating: 0, count: bands.count)
+        for l in run.links {
+            byMethod[l.method == methods[0] ? 0 : methods.firstIndex(of: l.method)!] += 1
+            byBand[bandIndex(of: l.confidence)] += 1
+        }
+        for (m, n) in zip(methods, byMethod) { c.byMethod[m.rawValue] = n }
+        for r in run.unlinkedReason { if let r { c.unlinkedByReason[r, default: 0] += 1 } }
         c.buildings = run.buildings.count
         c.buildingsRejected = buildingRejects
         c.buildingsOutsideTerritory = outsideBuildings
-        c.buildingsWithAddresses = run.buildings.indices.filter { !run.linksOfBuilding($0).isEmpty }.count
+        var withAddresses = 0
+        for b in run.buildings.indices where !run.linksOfBuilding(b).isEmpty { withAddresses += 1 }
+        c.buildingsWithAddresses = withAddresses
         c.buildingsRepaired = repaired
-        c.accessoryBuildings = accessory.filter { $0 }.count
-        c.townhomeRows = Set(run.units.map(\.buildingIndex)).count
+        c.accessoryBuildings = accessory.reduce(0) { $1 ? $0 + 1 : $0 }
+        var isRow = [Bool](repeating: false, count: run.buildings.count)
+        for u in run.units where !isRow[u.buildingIndex] {
+            isRow[u.buildingIndex] = true
+            c.townhomeRows += 1
+        }
         c.units = run.units.count
         run.report.counts = c
-        var histogram = Dictionary(uniqueKeysWithValues: bands.map { ($0.0, 0) })
-        for l in run.links { histogram[band(of: l.confidence), default: 0] += 1 }
-        run.report.confidenceHistogram = bands.map { RunReport.Band(band: $0.0, links: histogram[$0.0] ?? 0) }
+        run.report.confidenceHistogram = zip(bands, byBand).map { RunReport.Band(band: $0.0.0, links: $0.1) }
     }
 }

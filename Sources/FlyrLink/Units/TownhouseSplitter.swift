@@ -18,22 +18,24 @@ enum TownhouseSplitter {
 
     static func split(scene: MetricScene, links: inout [Link], addresses: [AddressPoint], buildings: [Building],
                       frame: LocalMetricFrame, pool: WorkerPool, slicesInLonLat: Bool = true) -> [UnitSlice] {
-        // Links grouped by building: link indices sorted by (building, link), cut where the building changes.
-        let byBuilding = links.indices.sorted { links[$0].buildingIndex != links[$1].buildingIndex
-            ? links[$0].buildingIndex < links[$1].buildingIndex : $0 < $1 }
-        var candidates: [(building: Int, members: ArraySlice<Int>)] = []
-        var lo = 0
-        while lo < byBuilding.count {
-            let b = links[byBuilding[lo]].buildingIndex
-            var hi = lo + 1
-            while hi < byBuilding.count, links[byBuilding[hi]].buildingIndex == b { hi += 1 }
-            if hi - lo >= 2 { candidates.append((b, byBuilding[lo..<hi])) }
-            lo = hi
+        // Links grouped by building with a counting sort (link indices ascending within each);
+        // the buildings with two links or more are the candidates.
+        let buildingCount = buildings.count
+        var start = [Int32](repeating: 0, count: buildingCount + 1)
+        for l in links { start[l.buildingIndex + 1] += 1 }
+        for b in 0..<buildingCount { start[b + 1] += start[b] }
+        var fill = start
+        var byBuilding = [Int32](repeating: 0, count: links.count)
+        for (i, l) in links.enumerated() { byBuilding[Int(fill[l.buildingIndex])] = Int32(i); fill[l.buildingIndex] += 1 }
+        fill = []
+        var candidates: [(building: Int, members: ArraySlice<Int32>)] = []
+        for b in 0..<buildingCount where start[b + 1] - start[b] >= 2 {
+            candidates.append((b, byBuilding[Int(start[b])..<Int(start[b + 1])]))
         }
-        let addressOfLink = links.map(\.addressIndex)  // not a copy of the links, which are changed below
+        let addressOfLink = pool.map(links.count, chunkSize: 65_536) { [links] _, i in Int32(links[i].addressIndex) }
         let plans = pool.map(candidates.count, chunkSize: 256) { context, k -> Plan? in
             let b = candidates[k].building
-            let members = candidates[k].members.map { addressOfLink[$0] }
+            let members = candidates[k].members.map { Int(addressOfLink[Int($0)]) }
             guard let order = RowDetector.rowOrder(of: members, building: b, scene: scene, addresses: addresses, context: context),
                   sliceAreas(building: b, order: order, scene: scene).allSatisfy({ $0 > scene.areas[b] * minimumSliceShare })
             else { return nil }
@@ -48,16 +50,37 @@ enum TownhouseSplitter {
             let ids = order.addresses.map { UUIDv5.make(parts: ["unit", buildings[b].id, addresses[$0].id]) }
             return Plan(building: b, addresses: order.addresses, slices: lonLat, ids: ids)
         }
-        var units: [UnitSlice] = []
-        units.reserveCapacity(plans.reduce(0) { $0 + ($1?.addresses.count ?? 0) })
-        var unitOfAddress = [Int?](repeating: nil, count: addresses.count)
-        for case let plan? in plans {
-            for (k, a) in plan.addresses.enumerated() {
-                unitOfAddress[a] = units.count
-                units.append(UnitSlice(id: plan.ids[k], buildingIndex: plan.building, addressIndex: a, unitIndex: k, footprint: plan.slices[k]))
+        // Units in plan order (buildings ascending), each plan's at its own offset, and each
+        // address's unit: filled on the workers (plans hold distinct addresses).
+        var firstUnit = [Int](repeating: 0, count: plans.count + 1)
+        for k in plans.indices { firstUnit[k + 1] = firstUnit[k] + (plans[k]?.addresses.count ?? 0) }
+        var unitOfAddress = pool.map(addresses.count, chunkSize: 65_536) { _, _ in Int32(-1) }
+        let planChunk = 1024
+        let units = unitOfAddress.withUnsafeMutableBufferPointer { unitOf in
+            let shared = UncheckedBox(unitOf)
+            return ResultSlots<UnitSlice>.collect(firstUnit[plans.count]) { slots in
+                pool.forEachChunk((plans.count + planChunk - 1) / planChunk) { _, c in
+                    for k in (c * planChunk)..<min((c + 1) * planChunk, plans.count) {
+                        guard let plan = plans[k] else { continue }
+                        for (j, a) in plan.addresses.enumerated() {
+                            shared.value[a] = Int32(firstUnit[k] + j)
+                            slots.set(firstUnit[k] + j, UnitSlice(id: plan.ids[j], buildingIndex: plan.building, addressIndex: a,
+                                                                  unitIndex: j, footprint: plan.slices[j]))
+                        }
+                    }
+                }
             }
         }
-        for i in links.indices { links[i].unitIndex = unitOfAddress[links[i].addressIndex] }
+        links.withUnsafeMutableBufferPointer { buffer in
+            let shared = UncheckedBox(buffer)
+            let chunk = 65_536
+            pool.forEachChunk((buffer.count + chunk - 1) / chunk) { _, c in
+                for i in (c * chunk)..<min((c + 1) * chunk, shared.value.count) {
+                    let u = unitOfAddress[shared.value[i].addressIndex]
+                    shared.value[i].unitIndex = u < 0 ? nil : Int(u)
+                }
+            }
+        }
         return units
     }
 
