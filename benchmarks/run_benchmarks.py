@@ -13,7 +13,10 @@ one after the other, each tool as a separate process under `/usr/bin/time -v`:
   geopandas      benchmarks/peers/geopandas_link.py          (pyogrio read, sjoin covered_by, sjoin_nearest)
   postgis        benchmarks/peers/postgis_link.sh            (ogr2ogr load, GiST, ST_Covers + LATERAL KNN, COPY)
 
-and scores each links table with `flyr-synth evaluate --json`. It prints a Markdown table and writes
+and scores each links table with `flyr-synth evaluate --json`. With `--repeat N` every tool runs N
+times, the tools taking turns (A B C, A B C, ...), and each figure is that of the run with the
+median wall time (the spread is shown beside it): this shared machine's speed drifts by tens of
+percent within minutes, and single runs compared ratios across those drifts. It prints a Markdown table and writes
 it (with the raw figures as JSON) under benchmarks/results/. The peers are installed here when
 missing (GeoPandas into benchmarks/.venv from PyPI; PostgreSQL 15 + PostGIS 3, gdal-bin and
 `time` from Debian); if that fails the run fails. See benchmarks/README.md.
@@ -396,7 +399,7 @@ def settle(inputs):
                 pass
 
 
-def run_tool(tool, bindir, city, fmt, n, args, work, srid):
+def run_tool(tool, bindir, city, fmt, n, args, work, srid, score=True):
     out = work / "runs" / f"{size_label(n)}-{fmt}-{tool}"
     if out.exists():
         shutil.rmtree(out)
@@ -434,12 +437,27 @@ def run_tool(tool, bindir, city, fmt, n, args, work, srid):
             r["cpu"] = r["cpu_s"] - ph.get("initdb_cpu", 0.0)
         r["mem_kb"], r["mem_how"] = r["tree_peak_pss_kb"], "peak sum of PSS, client + server (sampled)"
     if "error" not in r:
-        r["accuracy"] = evaluate(bindir, links, city / "truth.csv")
+        # (Repeats of a run write the same links: scored once.)
+        if score:
+            r["accuracy"] = evaluate(bindir, links, city / "truth.csv")
         if not args.keep_outputs:
             shutil.rmtree(out, ignore_errors=True)
-    status = r.get("error") or "wall %.2f s, cpu %.2f s, mem %.0f MB, P %.4f R %.4f" % (
-        r["wall"], r["cpu"], r["mem_kb"] / 1024, r["accuracy"]["precision"], r["accuracy"]["recall"])
+    status = r.get("error") or "wall %.2f s, cpu %.2f s, mem %.0f MB" % (r["wall"], r["cpu"], r["mem_kb"] / 1024) + (
+        ", P %.4f R %.4f" % (r["accuracy"]["precision"], r["accuracy"]["recall"]) if "accuracy" in r else "")
     log(f"  {size_label(n)} {fmt} {tool}: {status}")
+    return r
+
+
+def median_run(runs):
+    """The run with the median wall time (the lower middle of an even count), carrying every
+    run's wall time; a failed run is reported as such."""
+    failed = [r for r in runs if "error" in r]
+    if failed:
+        return failed[0]
+    ordered = sorted(runs, key=lambda r: r["wall"])
+    r = dict(ordered[(len(ordered) - 1) // 2])
+    r["walls"] = [x["wall"] for x in ordered]
+    r["accuracy"] = next(x["accuracy"] for x in runs if "accuracy" in x)
     return r
 
 
@@ -483,10 +501,16 @@ def report(results, args, meta):
             ratios = ["%.3f" % (fl["wall"] / r["wall"]), "%.3f" % (fl["cpu"] / r["cpu"]) if r["cpu"] else "",
                       "%.3f" % (fl["mem_kb"] / r["mem_kb"]) if r["mem_kb"] else ""]
         acc = r["accuracy"]
-        lines.append(f"| {n:,} | {addrs:,} | {fmt} | {tool} | {fmt_s(r['wall'])} | {fmt_s(r['cpu'])} | "
+        walls = r.get("walls", [])
+        spread = f" ({fmt_s(walls[0])}–{fmt_s(walls[-1])})" if len(walls) > 1 else ""
+        lines.append(f"| {n:,} | {addrs:,} | {fmt} | {tool} | {fmt_s(r['wall'])}{spread} | {fmt_s(r['cpu'])} | "
                      f"{fmt_mb(r['mem_kb'])} | {1000 * r['wall'] / (n / 1000):.2f} | {' | '.join(ratios)} | "
                      f"{acc['precision']:.4f} | {acc['recall']:.4f} | {r.get('load1_before', 0):.1f} |")
     lines.append("")
+    if getattr(args, "repeat", 1) > 1:
+        lines.append(f"Each row: the run with the median wall time of {args.repeat}, the tools taking turns; "
+                     "in brackets the fastest and slowest of them. CPU and memory are the median run's.")
+        lines.append("")
     lines.append("Memory: flyr-link and GeoPandas: maximum resident set size of the process (`/usr/bin/time -v`). "
                  "PostGIS: peak of the summed proportional set size (PSS) of every process of the run — the "
                  "script, ogr2ogr, psql, the postmaster and its backends — sampled every 0.2 s. PostGIS wall "
@@ -593,6 +617,8 @@ def main():
     ap.add_argument("--smoke", action="store_true",
                     help="CI smoke test: --sizes 10k --formats fgb, results under benchmarks/work/")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="runs of every tool, taking turns; each figure from the median run (default 1)")
     ap.add_argument("--peer-max-distance", default="30", help="peers' proximity radius, metres (default 30)")
     ap.add_argument("--flyr-max-distance", default=None, help="flyr-link --max-distance (default: its own)")
     ap.add_argument("--work", default=str(HERE / "work"), help="cities and run outputs (default benchmarks/work)")
@@ -658,17 +684,27 @@ def main():
             city = ensure_city(bindir, work, n, args.seed, args.formats, args.fresh)
             srid = utm_srid(city)
             for fmt in args.formats:
+                runs = {}
                 for tool in tools:
                     if tool in PEERS and not args.peers_at_all_sizes:
                         limit, why = PEER_DEFAULT_MAX.get(tool, (None, ""))
                         if args.peer_max_size is not None:
                             limit, why = args.peer_max_size, "--peer-max-size"
                         if limit is not None and n > limit:
-                            results.append({"tool": tool, "size": n, "format": fmt, "skipped":
-                                            f"{why} (run up to {size_label(limit)}; --peers-at-all-sizes "
-                                            "forces it)"})
+                            runs[tool] = {"tool": tool, "size": n, "format": fmt, "skipped":
+                                          f"{why} (run up to {size_label(limit)}; --peers-at-all-sizes "
+                                          "forces it)"}
                             continue
-                    results.append(run_tool(tool, bindir, city, fmt, n, args, work, srid))
+                    runs[tool] = []
+                try:
+                    for rep in range(max(1, args.repeat)):
+                        for tool in tools:
+                            if isinstance(runs[tool], list) and not any("error" in r for r in runs[tool]):
+                                runs[tool].append(run_tool(tool, bindir, city, fmt, n, args, work, srid,
+                                                           score=not runs[tool]))
+                finally:
+                    results.extend(median_run(runs[t]) if isinstance(runs[t], list) else runs[t]
+                                   for t in tools if runs[t])
     except KeyboardInterrupt:
         log("interrupted: reporting what ran")
     finished = dt.datetime.now(dt.timezone.utc)
