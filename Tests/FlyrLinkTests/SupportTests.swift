@@ -106,6 +106,37 @@ final class SupportTests: XCTestCase {
         }
     }
 
+    func testIndexGroupsHoldEveryKeyedIndexOnceAscendingInItsGroup() {
+        var rng = SeededGenerator(seed: 12)
+        for (count, keyCount) in [(0, 0), (0, 3), (1, 1), (5, 1), (1_000, 7), (20_000, 5_000)] {
+            // Some indices in no group (nil), some groups empty.
+            let keys: [Int?] = (0..<count).map { _ in rng.unit() < 0.2 || keyCount == 0 ? nil : Int(rng.unit() * Double(keyCount)) }
+            let groups = IndexGroups(count: count, keyCount: keyCount) { keys[$0] }
+            XCTAssertEqual(groups.groupCount, keyCount)
+            var expected = [[Int]](repeating: [], count: keyCount)
+            for (i, k) in keys.enumerated() { if let k { expected[k].append(i) } }
+            for g in 0..<keyCount {
+                XCTAssertEqual(groups[g].map(Int.init), expected[g], "group \(g) of \(keyCount), \(count) indices")
+                XCTAssertEqual(groups.size(of: g), expected[g].count)
+            }
+        }
+    }
+
+    func testParallelCompactMapKeepsIndexOrderForAnyThreadCountAndChunkSize() {
+        var rng = SeededGenerator(seed: 13)
+        let values = (0..<100_003).map { _ in Int(rng.unit() * 1000) }
+        let expected = values.indices.filter { values[$0] % 3 == 0 }.map { $0 * 2 + values[$0] }
+        for threads in [1, 2, 3] {
+            for chunkSize in [1, 7, 4096, 65_536, 200_000] where threads < 3 || chunkSize > 1 {
+                let got = WorkerPool(threads: threads).compactMap(values.count, chunkSize: chunkSize,
+                                                                  where: { values[$0] % 3 == 0 }) { $0 * 2 + values[$0] }
+                XCTAssertEqual(got, expected, "\(threads) threads, chunks of \(chunkSize)")
+            }
+        }
+        XCTAssertEqual(WorkerPool(threads: 2).compactMap(0, where: { _ in true }) { $0 }, [])
+        XCTAssertEqual(WorkerPool(threads: 2).compactMap(1000, where: { _ in false }) { $0 }, [])
+    }
+
     func testALargePackedRTreeBuiltOnWorkersAgreesWithBruteForce() {
         var rng = SeededGenerator(seed: 8)
         let boxes: [BBox] = (0..<150_000).map { _ in

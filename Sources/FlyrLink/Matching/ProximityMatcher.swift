@@ -58,21 +58,9 @@ enum ProximityMatcher {
             StickyLinks.apply(&proposals, surroundings: surroundings, previous: previous, accessory: accessory, options: options)
         }
 
-        // Who claims each building, for the ownership rule: claimant addresses grouped by building
-        // (offsets per building into one array, addresses ascending within each), as 32-bit
-        // indices: at 10M addresses these arrays are fresh pages, touched on one thread.
-        let buildingCount = scene.footprints.count
-        var start = [Int32](repeating: 0, count: buildingCount + 1)
-        for p in proposals { if let p { start[p.building + 1] += 1 } }
-        for b in 0..<buildingCount { start[b + 1] += start[b] }
-        var fill = start
-        var claimantList = [Int32](repeating: 0, count: Int(start[buildingCount]))
-        for (a, p) in proposals.enumerated() {
-            if let p { claimantList[Int(fill[p.building])] = Int32(a); fill[p.building] += 1 }
-        }
-        fill = []
-        let claimantStart = start, claimantAddresses = claimantList
-        func claimants(_ b: Int) -> ArraySlice<Int32> { claimantAddresses[Int(claimantStart[b])..<Int(claimantStart[b + 1])] }
+        // Who claims each building, for the ownership rule: claimant addresses grouped by building,
+        // ascending within each.
+        let claimants = IndexGroups(count: proposals.count, keyCount: scene.footprints.count) { proposals[$0]?.building }
 
         // Each address's verdict reads the proposals and the scene only: on all workers.
         let decided = proposals
@@ -80,7 +68,7 @@ enum ProximityMatcher {
             guard let proposal = decided[a] else { return Verdict(confidence: 0, unlinked: .nothingWithinReach) }
             var rival: Double?
             if proposal.method == .proximity, options.strategy == .flyr {
-                let rivals = OwnershipRule.rivals(of: a, claimants: claimants(proposal.building), scene: scene)
+                let rivals = OwnershipRule.rivals(of: a, claimants: claimants[proposal.building], scene: scene)
                 rival = rivals.map { scene.addressPoints[$0].distance(to: proposal.nearestPoint) }.min()
                 if OwnershipRule.belongsToAnother(a, proposal, rivals: rivals, proposals: decided, scene: scene, options: options) {
                     return Verdict(confidence: 0, unlinked: .ownedByAnotherAddress)

@@ -43,9 +43,8 @@ enum LinkAssembly {
         var linkOfAddress = pool.map(addresses.count, chunkSize: 65_536) { _, _ -> Int? in nil }
         linkOfAddress.withUnsafeMutableBufferPointer { buffer in
             let shared = UncheckedBox(buffer)
-            let chunk = 65_536
-            pool.forEachChunk((ordered.count + chunk - 1) / chunk) { _, c in
-                for i in (c * chunk)..<min((c + 1) * chunk, ordered.count) { shared.value[ordered[i].addressIndex] = i }
+            pool.forEachRange(ordered.count, chunkSize: 65_536) { stretch in
+                for i in stretch { shared.value[ordered[i].addressIndex] = i }
             }
         }
         run.links = ordered

@@ -57,6 +57,11 @@ final class WorkerPool: @unchecked Sendable {
 }
 
 extension WorkerPool {
+    /// Runs `body` for consecutive stretches of 0..<count, `chunkSize` long (the last shorter), on the workers.
+    func forEachRange(_ count: Int, chunkSize: Int, _ body: (Range<Int>) -> Void) {
+        forEachChunk((count + chunkSize - 1) / chunkSize) { _, c in body(c * chunkSize..<min((c + 1) * chunkSize, count)) }
+    }
+
     /// `transform(i)` for every i in 0..<count where `include(i)`, in index order, in an array
     /// sized exactly: the chunks are counted on the workers, then each fills its own stretch.
     /// Its pages are first touched by both threads, not one (a fresh page costs microseconds
@@ -64,15 +69,14 @@ extension WorkerPool {
     func compactMap<T>(_ count: Int, chunkSize: Int = 65_536, where include: (Int) -> Bool, _ transform: (Int) -> T) -> [T] {
         guard count > 0 else { return [] }
         let chunks = (count + chunkSize - 1) / chunkSize
-        let counts = map(chunks, chunkSize: 1) { _, c in
-            (c * chunkSize..<min((c + 1) * chunkSize, count)).reduce(0) { include($1) ? $0 + 1 : $0 }
-        }
+        func stretch(_ c: Int) -> Range<Int> { c * chunkSize..<min((c + 1) * chunkSize, count) }
+        let counts = map(chunks, chunkSize: 1) { _, c in stretch(c).reduce(0) { include($1) ? $0 + 1 : $0 } }
         var offsets = [Int](repeating: 0, count: chunks + 1)
         for c in 0..<chunks { offsets[c + 1] = offsets[c] + counts[c] }
         return ResultSlots<T>.collect(offsets[chunks]) { slots in
             forEachChunk(chunks) { _, c in
                 var at = offsets[c]
-                for i in c * chunkSize..<min((c + 1) * chunkSize, count) where include(i) {
+                for i in stretch(c) where include(i) {
                     slots.set(at, transform(i))
                     at += 1
                 }

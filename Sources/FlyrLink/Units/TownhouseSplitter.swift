@@ -18,20 +18,11 @@ enum TownhouseSplitter {
 
     static func split(scene: MetricScene, links: inout [Link], addresses: [AddressPoint], buildings: [Building],
                       frame: LocalMetricFrame, pool: WorkerPool, slicesInLonLat: Bool = true) -> [UnitSlice] {
-        // Links grouped by building with a counting sort (link indices ascending within each);
-        // the buildings with two links or more are the candidates.
-        let buildingCount = buildings.count
-        var start = [Int32](repeating: 0, count: buildingCount + 1)
-        for l in links { start[l.buildingIndex + 1] += 1 }
-        for b in 0..<buildingCount { start[b + 1] += start[b] }
-        var fill = start
-        var byBuilding = [Int32](repeating: 0, count: links.count)
-        for (i, l) in links.enumerated() { byBuilding[Int(fill[l.buildingIndex])] = Int32(i); fill[l.buildingIndex] += 1 }
-        fill = []
+        // Links grouped by building (link indices ascending within each); the buildings with two
+        // links or more are the candidates.
+        let byBuilding = IndexGroups(count: links.count, keyCount: buildings.count) { [links] in links[$0].buildingIndex }
         var candidates: [(building: Int, members: ArraySlice<Int32>)] = []
-        for b in 0..<buildingCount where start[b + 1] - start[b] >= 2 {
-            candidates.append((b, byBuilding[Int(start[b])..<Int(start[b + 1])]))
-        }
+        for b in 0..<byBuilding.groupCount where byBuilding.size(of: b) >= 2 { candidates.append((b, byBuilding[b])) }
         let addressOfLink = pool.map(links.count, chunkSize: 65_536) { [links] _, i in Int32(links[i].addressIndex) }
         let plans = pool.map(candidates.count, chunkSize: 256) { context, k -> Plan? in
             let b = candidates[k].building
@@ -55,12 +46,11 @@ enum TownhouseSplitter {
         var firstUnit = [Int](repeating: 0, count: plans.count + 1)
         for k in plans.indices { firstUnit[k + 1] = firstUnit[k] + (plans[k]?.addresses.count ?? 0) }
         var unitOfAddress = pool.map(addresses.count, chunkSize: 65_536) { _, _ in Int32(-1) }
-        let planChunk = 1024
         let units = unitOfAddress.withUnsafeMutableBufferPointer { unitOf in
             let shared = UncheckedBox(unitOf)
             return ResultSlots<UnitSlice>.collect(firstUnit[plans.count]) { slots in
-                pool.forEachChunk((plans.count + planChunk - 1) / planChunk) { _, c in
-                    for k in (c * planChunk)..<min((c + 1) * planChunk, plans.count) {
+                pool.forEachRange(plans.count, chunkSize: 1024) { stretch in
+                    for k in stretch {
                         guard let plan = plans[k] else { continue }
                         for (j, a) in plan.addresses.enumerated() {
                             shared.value[a] = Int32(firstUnit[k] + j)
@@ -73,9 +63,8 @@ enum TownhouseSplitter {
         }
         links.withUnsafeMutableBufferPointer { buffer in
             let shared = UncheckedBox(buffer)
-            let chunk = 65_536
-            pool.forEachChunk((buffer.count + chunk - 1) / chunk) { _, c in
-                for i in (c * chunk)..<min((c + 1) * chunk, shared.value.count) {
+            pool.forEachRange(buffer.count, chunkSize: 65_536) { stretch in
+                for i in stretch {
                     let u = unitOfAddress[shared.value[i].addressIndex]
                     shared.value[i].unitIndex = u < 0 ? nil : Int(u)
                 }
