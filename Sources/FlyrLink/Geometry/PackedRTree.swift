@@ -28,9 +28,9 @@ public struct PackedRTree: Sendable {
         let sliceSize = sliceCount * nodeSize
         // Each slice sorted by y-centre on the workers (slices are disjoint ranges).
         keyed.withUnsafeMutableBufferPointer { all in
-            let base = all.baseAddress!, count = all.count
-            pool.forEachChunk((count + sliceSize - 1) / sliceSize) { _, s in
-                var slice = UnsafeMutableBufferPointer(start: base + s * sliceSize, count: min(sliceSize, count - s * sliceSize))
+            let base = all.baseAddress!
+            pool.forEachRange(all.count, chunkSize: sliceSize) { stretch in
+                var slice = UnsafeMutableBufferPointer(start: base + stretch.lowerBound, count: stretch.count)
                 for i in slice.indices { slice[i].key = (items[Int(slice[i].index)].minY + items[Int(slice[i].index)].maxY) / 2 }
                 slice.sort()
             }

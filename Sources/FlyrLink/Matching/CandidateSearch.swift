@@ -26,12 +26,10 @@ enum CandidateSearch {
     static func proposals(_ scene: MetricScene, options: LinkOptions, accessory: [Bool], pool: WorkerPool,
                           keep: [Bool]? = nil) -> (proposals: [ProximityMatcher.Proposal?], kept: [Int: AddressSurroundings]) {
         let order = spatialOrder(scene.addressPoints, pool: pool)
-        let chunkSize = 512
-        let chunks = (order.count + chunkSize - 1) / chunkSize
         func search(_ slots: ResultSlots<ProximityMatcher.Proposal?>, keeping keptSlots: ResultSlots<AddressSurroundings?>?) {
-            pool.forEachChunk(chunks) { _, chunk in
+            pool.forEachRange(order.count, chunkSize: 512) { stretch in
                 var near: [(bboxDistance: Double, building: Int)] = []
-                for k in (chunk * chunkSize)..<min((chunk + 1) * chunkSize, order.count) {
+                for k in stretch {
                     let a = order[k]
                     let s = surroundings(of: a, scene: scene, options: options, accessory: accessory, scratch: &near)
                     slots.set(a, ProximityMatcher.propose(s, accessory: accessory, options: options))

@@ -21,9 +21,8 @@ enum LinkAssembly {
         let groupStart = start
         ordered.withUnsafeMutableBufferPointer { buffer in
             let shared = UncheckedBox(buffer)
-            let chunk = 16_384
-            pool.forEachChunk((buildingCount + chunk - 1) / chunk) { _, c in
-                for b in (c * chunk)..<min((c + 1) * chunk, buildingCount) where groupStart[b] < groupStart[b + 1] {
+            pool.forEachRange(buildingCount, chunkSize: 16_384) { stretch in
+                for b in stretch where groupStart[b] < groupStart[b + 1] {
                     var group = UnsafeMutableBufferPointer(rebasing: shared.value[groupStart[b]..<groupStart[b + 1]])
                     if group.count > 1 {
                         group.sort { x, y in

@@ -11,11 +11,10 @@ extension LocalMetricFrame {
     /// array keep their storage (a links-only run moves them out of the buildings first).
     func project(_ footprints: inout [Footprint], pool: WorkerPool) {
         let tm = transverseMercator
-        let chunk = 4096
         footprints.withUnsafeMutableBufferPointer { all in
-            let base = all.baseAddress, count = all.count
-            pool.forEachChunk((count + chunk - 1) / chunk) { _, c in
-                for i in c * chunk..<min(count, (c + 1) * chunk) { base![i].movePoints(tm.forward) }
+            let base = all.baseAddress
+            pool.forEachRange(all.count, chunkSize: 4096) { stretch in
+                for i in stretch { base![i].movePoints(tm.forward) }
             }
         }
     }
