@@ -1,64 +1,118 @@
 import Foundation
 
-/// A buffered file writer: bytes are gathered in memory and written in large blocks, straight
-/// from the buffer (write(2), no copy into Data). Writeback to disk is started as the file grows
-/// (sync_file_range), so the fsync at `close` waits for the last blocks only, not for gigabytes
-/// of outputs written since the start.
+/// A buffered file writer for outputs of up to gigabytes. Bytes are gathered in a staging block
+/// and written in large blocks straight to the disk (O_DIRECT) where the file system allows it:
+/// through the page cache, every output page cost the kernel a copy into a page it had to find
+/// first (on this project's VM, 1.2–4 µs per fresh page: writing every output of a 1M city,
+/// 1.9 GB, took 0.7–2.9 s of system time beside 0.07 s direct). The writes stay in order, so the
+/// bytes are those of a buffered write; the staged block is rewritten only at `close`, where its
+/// unaligned tail goes through the page cache.
 final class ByteWriter {
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-    private let flushAt = 1 << 20
-    /// Bytes written so far, and up to where writeback has been started.
+    private var fd: Int32
+    /// Writing straight to the disk; false where the file system refuses O_DIRECT.
+    private var direct: Bool
+    /// The staging block: aligned and sized for O_DIRECT (offsets, lengths and memory in
+    /// multiples of the device's block; 4096 covers every common one).
+    private let block: UnsafeMutableRawPointer
+    private static let alignment = 4096
+    private let blockSize: Int
+    private var staged = 0
+    /// Where `withBuffer` formats, before its bytes are staged.
+    private var scratch: [UInt8] = []
+    /// Bytes written so far and, when buffered, up to where writeback has been started.
     private var written = 0
     private var writebackStarted = 0
     private static let writebackStep = 16 << 20
     let path: String
 
-    init(path: String) throws {
+    /// `direct: false` writes through the page cache (as where O_DIRECT is refused); `blockSize`,
+    /// the staging block's, a multiple of 4096.
+    init(path: String, direct directAsked: Bool = true, blockSize: Int = 8 << 20) throws {
+        precondition(blockSize > 0 && blockSize % Self.alignment == 0)
         self.path = path
-        guard FileManager.default.createFile(atPath: path, contents: nil),
-              let h = FileHandle(forWritingAtPath: path) else {
-            throw OutputError("cannot create \(path)")
+        self.blockSize = blockSize
+        var fd: Int32 = -1
+        let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
+        if directAsked, let oDirect = ByteWriter.oDirect {
+            fd = open(path, flags | oDirect, 0o644)
         }
-        handle = h
-        buffer.reserveCapacity(flushAt + 4096)
+        direct = fd >= 0
+        if fd < 0 { fd = open(path, flags, 0o644) }
+        guard fd >= 0 else { throw OutputError("cannot create \(path): \(String(cString: strerror(errno)))") }
+        self.fd = fd
+        block = UnsafeMutableRawPointer.allocate(byteCount: blockSize, alignment: Self.alignment)
+    }
+
+    deinit {
+        block.deallocate()
+        if fd >= 0 { Glibc.close(fd) }
+    }
+
+    /// O_DIRECT's value (fcntl.h defines it for _GNU_SOURCE only, which Swift's Glibc module is
+    /// not built with); nil where it is not known.
+    private static var oDirect: Int32? {
+        #if os(Linux) && (arch(x86_64) || arch(i386))
+        return 0o40000
+        #elseif os(Linux) && arch(arm64)
+        return 0o200000
+        #else
+        return nil
+        #endif
     }
 
     func write(_ s: String) {
-        buffer.append(contentsOf: s.utf8)
-        if buffer.count >= flushAt { flush() }
+        var s = s
+        s.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     func write(bytes: [UInt8]) {
-        if bytes.count >= flushAt / 4 {
-            // A large block (a formatted chunk) goes out as it is, after what is buffered.
-            flush()
-            bytes.withUnsafeBytes { writeOut($0) }
-            return
+        bytes.withUnsafeBytes { write(bytes: $0) }
+    }
+
+    func write(bytes: UnsafeRawBufferPointer) {
+        var at = 0
+        while at < bytes.count {
+            let n = min(bytes.count - at, blockSize - staged)
+            (block + staged).copyMemory(from: bytes.baseAddress! + at, byteCount: n)
+            staged += n
+            at += n
+            if staged == blockSize { writeStaged() }
         }
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= flushAt { flush() }
     }
 
-    /// Appends directly into the buffer (for formatters that write bytes).
+    /// Appends through a byte array (for formatters that write bytes).
     func withBuffer(_ body: (inout [UInt8]) -> Void) {
-        body(&buffer)
-        if buffer.count >= flushAt { flush() }
-    }
-
-    func flush() {
-        guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { writeOut($0) }
-        buffer.removeAll(keepingCapacity: true)
+        body(&scratch)
+        write(bytes: scratch)
+        scratch.removeAll(keepingCapacity: true)
     }
 
     /// A failed write is remembered and reported by `close`, so nothing half-written is committed.
     private var failure: String?
 
+    /// Writes the staged bytes: all of them, or (at `close`, direct) the whole blocks, then the
+    /// tail through the page cache.
+    private func writeStaged(closing: Bool = false) {
+        defer { staged = 0 }
+        guard failure == nil, staged > 0 else { return }
+        let aligned = direct ? staged / Self.alignment * Self.alignment : staged
+        writeOut(UnsafeRawBufferPointer(start: block, count: aligned))
+        if aligned < staged {
+            precondition(closing, "only the last write may be unaligned")
+            // O_DIRECT off for the tail: its length is not a multiple of the block.
+            let flags = fcntl(fd, F_GETFL)
+            if flags < 0 || fcntl(fd, F_SETFL, flags & ~ByteWriter.oDirect!) < 0 {
+                failure = "cannot write \(path): \(String(cString: strerror(errno)))"
+                return
+            }
+            direct = false
+            writeOut(UnsafeRawBufferPointer(start: block + aligned, count: staged - aligned))
+        }
+    }
+
     private func writeOut(_ bytes: UnsafeRawBufferPointer) {
         guard failure == nil, var p = bytes.baseAddress else { return }
         var left = bytes.count
-        let fd = handle.fileDescriptor
         while left > 0 {
             let n = Glibc.write(fd, p, left)
             if n < 0 {
@@ -70,17 +124,22 @@ final class ByteWriter {
             left -= n
         }
         written += bytes.count
-        if written - writebackStarted >= Self.writebackStep {
+        // Buffered, writeback is started as the file grows, so the fsync at `close` waits for
+        // the last blocks only, not for gigabytes of outputs.
+        if !direct && written - writebackStarted >= Self.writebackStep {
             _ = sync_file_range(fd, off_t(writebackStarted), off_t(written - writebackStarted), 2 /* SYNC_FILE_RANGE_WRITE */)
             writebackStarted = written
         }
     }
 
     func close() throws {
-        flush()
+        writeStaged(closing: true)
         if let failure { throw OutputError(failure) }
-        try handle.synchronize()
-        try handle.close()
+        let synced = fsync(fd) == 0
+        let error = errno
+        Glibc.close(fd)
+        fd = -1
+        guard synced else { throw OutputError("cannot write \(path): \(String(cString: strerror(error)))") }
     }
 }
 
