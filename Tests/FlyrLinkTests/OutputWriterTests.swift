@@ -33,4 +33,49 @@ final class OutputWriterTests: XCTestCase {
             }
         }
     }
+
+    func testParallelRowsWritesEachOutputInRowOrderForAnyThreadCount() {
+        // Rows of uneven length, some absent from an output, across many chunks.
+        func row(_ i: Int, _ k: Int) -> [UInt8] {
+            (i * (k + 1)) % 7 == 3 ? [] : Array("\(k):\(i)\(String(repeating: "x", count: i % 13));".utf8)
+        }
+        let count = 10_000
+        let expected = (0..<3).map { k in (0..<count).flatMap { row($0, k) } }
+        for threads in 1...3 {
+            for chunkSize in [1, 7, 2048, 20_000] {
+                var got: [[UInt8]] = [[], [], []]
+                ParallelRows.write(count, outputs: 3, chunkSize: chunkSize, pool: WorkerPool(threads: threads),
+                                   sink: { k, bytes in got[k] += bytes }) { i, rows in
+                    for k in 0..<3 { rows.outputs[k] += row(i, k) }
+                }
+                XCTAssertEqual(got, expected, "threads \(threads), chunk size \(chunkSize)")
+            }
+        }
+    }
+
+    func testUnitsOutOfBuildingOrderAreWrittenInTheirOwnOrder() throws {
+        let base = TestPaths.temporaryDirectory(self)
+        var options = RunOptions(buildings: SourceSpec(location: TestPaths.helsinkiBuildings),
+                                 addresses: SourceSpec(location: TestPaths.helsinkiAddresses),
+                                 outputDirectory: base.appendingPathComponent("made").path)
+        options.campaignID = "5b0f3c8e-6d2a-5f1e-9a7b-2c4d6e8f0a1b"
+        let run = try LinkPipeline(options: options).run()
+        XCTAssertGreaterThan(run.units.count, 4)
+        try RunWriter.write(run)
+        // The same run with its units listed in reverse (links pointing at them renumbered).
+        var reversed = run
+        reversed.units.reverse()
+        let last = run.units.count - 1
+        for l in reversed.links.indices { reversed.links[l].unitIndex = reversed.links[l].unitIndex.map { last - $0 } }
+        reversed.options.outputDirectory = base.appendingPathComponent("reversed").path
+        try RunWriter.write(reversed)
+
+        func ids(_ dir: String, _ file: String) throws -> [String] {
+            try OutputFiles.geojson(base.appendingPathComponent(dir).appendingPathComponent(file).path)
+                .map { OutputFiles.properties($0)["id"] as! String }
+        }
+        XCTAssertEqual(try ids("reversed", "units.geojson"), try ids("made", "units.geojson").reversed())
+        XCTAssertEqual(try ids("reversed", "buildings.geojson"), try ids("made", "buildings.geojson"))
+        XCTAssertEqual(try Set(ids("reversed", "features.geojson")), try Set(ids("made", "features.geojson")))
+    }
 }

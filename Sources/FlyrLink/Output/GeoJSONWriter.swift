@@ -33,31 +33,49 @@ final class GeoJSONWriter {
     /// (ParallelRows) and written in item order. A feature's properties are appended in place by
     /// its closure (no array of key/value pairs per feature: millions of features are written).
     func features(_ count: Int, pool: WorkerPool, _ make: (Int, Emit) -> Void) {
-        ParallelRows.write(count, pool: pool, sink: { chunk in
-            guard !chunk.isEmpty else { return }
-            // Every feature was formatted with a leading separator; the collection's first has none.
-            out.write(bytes: first ? Array(chunk.dropFirst(2)) : chunk)
-            first = false
-        }) { i, b in
+        GeoJSONWriter.features(count, into: [self], pool: pool) { i, rows in
             make(i) { id, geometry, properties in
-                b.append(contentsOf: ",\n".utf8)
-                GeoJSONWriter.appendFeature(id: id, geometry: geometry, to: &b, properties: properties)
+                GeoJSONWriter.appendFeature(id: id, geometry: geometry, to: &rows.outputs[0], properties: properties)
             }
         }
     }
 
+    /// Several collections written in one pass over items 0..<count: `make(i, &rows)` appends
+    /// item i's features for `writers[k]` to `rows.outputs[k]` (with `appendFeature`).
+    static func features(_ count: Int, into writers: [GeoJSONWriter], pool: WorkerPool, _ make: (Int, inout RowBuffers) -> Void) {
+        ParallelRows.write(count, outputs: writers.count, pool: pool, sink: { k, chunk in writers[k].append(chunk: chunk) }, make)
+    }
+
+    /// A formatted chunk of features, each with its leading separator.
+    private func append(chunk: [UInt8]) {
+        guard !chunk.isEmpty else { return }
+        // The collection's first feature has no separator.
+        out.write(bytes: first ? Array(chunk.dropFirst(2)) : chunk)
+        first = false
+    }
+
+    /// One feature, with the separator before it.
     static func appendFeature(id: String?, geometry: OutputGeometry?, to b: inout [UInt8], properties: (inout FeatureProperties) -> Void) {
-        b.append(contentsOf: "{\"type\":\"Feature\"".utf8)
+        appendFeature(id: id, to: &b, geometry: { b in
+            if let geometry { appendGeometry(geometry, to: &b) } else { b.append(contentsOf: "null".utf8) }
+        }, properties: properties)
+    }
+
+    /// One feature whose geometry was formatted already (`appendGeometry`), as several files
+    /// carry the same footprint.
+    static func appendFeature(id: String?, formattedGeometry: [UInt8], to b: inout [UInt8], properties: (inout FeatureProperties) -> Void) {
+        appendFeature(id: id, to: &b, geometry: { $0.append(contentsOf: formattedGeometry) }, properties: properties)
+    }
+
+    private static func appendFeature(id: String?, to b: inout [UInt8], geometry: (inout [UInt8]) -> Void,
+                                      properties: (inout FeatureProperties) -> Void) {
+        b.append(contentsOf: ",\n{\"type\":\"Feature\"".utf8)
         if let id {
             b.append(contentsOf: ",\"id\":".utf8)
             JSONText.appendString(id, to: &b)
         }
         b.append(contentsOf: ",\"geometry\":".utf8)
-        if let geometry {
-            appendGeometry(geometry, to: &b)
-        } else {
-            b.append(contentsOf: "null".utf8)
-        }
+        geometry(&b)
         b.append(contentsOf: ",\"properties\":{".utf8)
         var p = FeatureProperties()
         swap(&p.bytes, &b)  // the properties go straight into the feature's buffer

@@ -17,9 +17,8 @@ public enum RunWriter {
         try writeRejects(run, to: dir.path("rejects.csv"))
         if run.options.only == .all {
             try writeAddresses(run, to: dir.path("addresses.geojson"))
-            try writeBuildings(run, to: dir.path("buildings.geojson"))
-            try writeUnits(run, to: dir.path("units.geojson"))
-            try FeaturesWriter.write(run, to: dir.path("features.geojson"))
+            try FootprintOutputs.write(run, buildings: dir.path("buildings.geojson"), units: dir.path("units.geojson"),
+                                       features: dir.path("features.geojson"))
         }
         try writeReport(run.report, to: dir.path("report.json"))
         try dir.commit()
@@ -70,33 +69,6 @@ public enum RunWriter {
                 p.number("confidence", link?.confidence, decimals: 3)
                 p.number("distance_m", link?.distance, decimals: 2)
                 p.text("unlinked_reason", run.unlinkedReason[i])
-            }
-        }
-        try out.close()
-    }
-
-    static func writeBuildings(_ run: LinkRun, to path: String) throws {
-        let out = try GeoJSONWriter(path: path)
-        let unitCount = unitCounts(run)
-        out.features(run.buildings.count, pool: WorkerPool(threads: run.options.threads)) { i, emit in
-            let b = run.buildings[i]
-            emit(b.id, .footprint(b.footprint)) { p in
-                p.text("id", b.id); p.text("gers_id", b.id); p.text("source", "gold")
-                p.number("height_m", b.height, decimals: 2); p.int("levels", b.levels)
-                p.int("address_count", run.linksOfBuilding(i).count)
-                p.bool("is_townhome_row", unitCount[i] > 0); p.int("units_count", unitCount[i])
-            }
-        }
-        try out.close()
-    }
-
-    static func writeUnits(_ run: LinkRun, to path: String) throws {
-        let out = try GeoJSONWriter(path: path)
-        out.features(run.units.count, pool: WorkerPool(threads: run.options.threads)) { k, emit in
-            let u = run.units[k]
-            emit(u.id, .footprint(u.footprint)) { p in
-                p.text("id", u.id); p.text("building_id", run.buildings[u.buildingIndex].id)
-                p.text("address_id", run.addresses[u.addressIndex].id); p.int("unit_index", u.unitIndex)
             }
         }
         try out.close()

@@ -154,20 +154,18 @@ public enum Snapshotter {
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
         try RunWriter.writeLinks(run, to: path("links.csv"))
         try RunWriter.writeRejects(run, to: path("rejects.csv"))
-        try RunWriter.writeUnits(run, to: path("units.geojson"))
         try RunWriter.writeReport(run.report, to: path("report.json"))
-        var plain: [(String, (LinkRun, String) throws -> Void)] = [
-            ("buildings.geojson", RunWriter.writeBuildings), ("addresses.geojson", RunWriter.writeAddresses),
-            ("features.geojson", FeaturesWriter.write),
-        ]
+        try RunWriter.writeAddresses(run, to: path("addresses.geojson"))
+        try FootprintOutputs.write(run, buildings: path("buildings.geojson"), units: path("units.geojson"),
+                                   features: path("features.geojson"))
+        // units.geojson stays plain; these are kept gzipped.
+        var gzipped = ["buildings.geojson", "addresses.geojson", "features.geojson"]
         var counts = SnapshotManifest.Counts()
         if let roads {
-            let n = try RoadClipper.clip(roads, territory: territory.footprint, to: path("roads.geojson"))
-            counts.roads = n
-            plain.append(("roads.geojson", { _, _ in }))
+            counts.roads = try RoadClipper.clip(roads, territory: territory.footprint, to: path("roads.geojson"))
+            gzipped.append("roads.geojson")
         }
-        for (name, write) in plain {
-            try write(run, path(name))
+        for name in gzipped {
             try Gzip.compressFile(path(name), to: path(name + ".gz"))
             try FileManager.default.removeItem(atPath: path(name))
         }
