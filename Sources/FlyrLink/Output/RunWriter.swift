@@ -31,20 +31,27 @@ public enum RunWriter {
                                                      "is_primary", "confidence", "distance_m"])
         // Rows (with their SHA-1 based link ids) are formatted straight into bytes on all workers,
         // written in order: a million rows of field arrays and number strings cost more than the hashing.
-        csv.formattedRows(run.links.count, pool: WorkerPool(threads: run.options.threads)) { i, b in
-            let l = run.links[i]
-            let comma = UInt8(ascii: ",")
-            run.appendLinkID(l, to: &b); b.append(comma)  // hex and dashes: never quoted
-            CSVWriter.appendField(run.campaignID, to: &b); b.append(comma)
-            CSVWriter.appendField(run.buildings[l.buildingIndex].id, to: &b); b.append(comma)
-            CSVWriter.appendField(run.addresses[l.addressIndex].id, to: &b); b.append(comma)
-            if let u = l.unitIndex { CSVWriter.appendField(run.units[u].id, to: &b) }
-            b.append(comma)
-            b.append(contentsOf: l.method.rawValue.utf8); b.append(comma)
-            b.append(contentsOf: (l.isPrimary ? "true" : "false").utf8); b.append(comma)
-            OutputNumber.append(l.confidence, 3, to: &b); b.append(comma)
-            OutputNumber.append(l.distance, 2, to: &b)
-            b.append(0x0A)
+        // The campaign's field as bytes made once (a String shared by both workers was retained per row).
+        var campaignField: [UInt8] = []
+        CSVWriter.appendField(run.campaignID, to: &campaignField)
+        campaignField.withUnsafeBufferPointer { campaign in
+            run.withLinkIDs { appendLinkID in
+                csv.formattedRows(run.links.count, pool: WorkerPool(threads: run.options.threads)) { i, b in
+                    let l = run.links[i]
+                    let comma = UInt8(ascii: ",")
+                    appendLinkID(l, &b); b.append(comma)  // hex and dashes: never quoted
+                    b.append(contentsOf: campaign); b.append(comma)
+                    CSVWriter.appendField(run.buildings[l.buildingIndex].id, to: &b); b.append(comma)
+                    CSVWriter.appendField(run.addresses[l.addressIndex].id, to: &b); b.append(comma)
+                    if let u = l.unitIndex { CSVWriter.appendField(run.units[u].id, to: &b) }
+                    b.append(comma)
+                    b.append(contentsOf: l.method.rawValue.utf8); b.append(comma)
+                    b.append(contentsOf: (l.isPrimary ? "true" : "false").utf8); b.append(comma)
+                    OutputNumber.append(l.confidence, 3, to: &b); b.append(comma)
+                    OutputNumber.append(l.distance, 2, to: &b)
+                    b.append(0x0A)
+                }
+            }
         }
         try csv.close()
     }

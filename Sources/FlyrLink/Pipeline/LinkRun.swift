@@ -29,9 +29,12 @@ public struct LinkRun: Sendable {
         UUIDv5.make(parts: ["link", campaignID, buildings[link.buildingIndex].id, addresses[link.addressIndex].id])
     }
 
-    /// `linkID` appended as text to `out`, made in place.
-    func appendLinkID(_ link: Link, to out: inout [UInt8]) {
-        UUIDv5.append("link", campaignID, buildings[link.buildingIndex].id, addresses[link.addressIndex].id, to: &out)
+    /// `linkID` of each link appended as text by `body`'s function, made in place (the parts the
+    /// links share prepared once).
+    func withLinkIDs<R>(_ body: (_ appendLinkID: (Link, inout [UInt8]) -> Void) -> R) -> R {
+        UUIDv5.withPrefix(["link", campaignID]) { prefix in
+            body { link, out in UUIDv5.append(prefix, buildings[link.buildingIndex].id, addresses[link.addressIndex].id, to: &out) }
+        }
     }
 }
 

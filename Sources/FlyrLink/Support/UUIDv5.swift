@@ -13,28 +13,50 @@ public enum UUIDv5 {
     /// A name made of parts, joined with a separator that cannot occur in them ambiguously
     /// (namespace, then "count:part|count:part...").
     public static func make(parts: [String], namespace ns: [UInt8] = namespace) -> String {
-        withID(namespace: ns, partBytes: parts.reduce(0) { $0 + $1.utf8.count }, partCount: parts.count,
-               name: { name in for part in parts { name.add(part) } }, format)
+        ns.withUnsafeBufferPointer { ns in
+            withID(leading: ns, leadingHasParts: false, partBytes: parts.reduce(0) { $0 + $1.utf8.count }, partCount: parts.count,
+                   name: { name in for part in parts { name.add(part) } }, format)
+        }
     }
 
-    /// `make(parts: [p0, p1, p2, p3])` appended as text to `out`, with no parts array and no id
-    /// string (a run writes one per link). Four plain strings, the link id's shape: a generic
+    /// The namespace and a name's leading parts, written once into plain memory, for ids made by
+    /// the million that share them (a run's link ids share "link" and the campaign). Both workers
+    /// make ids at once: a shared String or array here had its reference count raised and
+    /// lowered per id from both cores.
+    struct NamePrefix {
+        fileprivate let bytes: UnsafeBufferPointer<UInt8>
+    }
+
+    /// `body` with the prefix of `parts` (valid only inside `body`).
+    static func withPrefix<R>(_ parts: [String], namespace ns: [UInt8] = namespace, _ body: (NamePrefix) -> R) -> R {
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: ns.count + parts.reduce(0) { $0 + $1.utf8.count } + 22 * parts.count)
+        defer { buffer.deallocate() }
+        var writer = NameWriter(base: buffer)
+        for b in ns { writer.byte(b) }
+        for part in parts { writer.add(part) }
+        return body(NamePrefix(bytes: UnsafeBufferPointer(start: buffer, count: writer.count)))
+    }
+
+    /// `make(parts: prefix's parts + [p2, p3])` appended as text to `out`, with no parts array and
+    /// no id string (a run writes one per link). Two plain strings, the link id's shape: a generic
     /// parameter pack cost runtime metadata look-ups per call.
-    static func append(_ p0: String, _ p1: String, _ p2: String, _ p3: String, to out: inout [UInt8]) {
-        withID(namespace: namespace, partBytes: p0.utf8.count + p1.utf8.count + p2.utf8.count + p3.utf8.count, partCount: 4,
-               name: { name in name.add(p0); name.add(p1); name.add(p2); name.add(p3) }) { id in
+    static func append(_ prefix: NamePrefix, _ p2: String, _ p3: String, to out: inout [UInt8]) {
+        withID(leading: prefix.bytes, leadingHasParts: true, partBytes: p2.utf8.count + p3.utf8.count, partCount: 2,
+               name: { name in name.add(p2); name.add(p3) }) { id in
             writeText(id) { out.append($0) }
         }
     }
 
-    /// The name, written on the stack by `name`, hashed there; the id's 16 bytes (version and
-    /// variant set) handed to `body`.
-    private static func withID<R>(namespace ns: [UInt8], partBytes: Int, partCount: Int, name: (inout NameWriter) -> Void,
-                                  _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// The name (the leading bytes, then what `name` writes) on the stack, hashed there; the id's
+    /// 16 bytes (version and variant set) handed to `body`.
+    private static func withID<R>(leading: UnsafeBufferPointer<UInt8>, leadingHasParts: Bool, partBytes: Int, partCount: Int,
+                                  name: (inout NameWriter) -> Void, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         // Per part at most a separator, 20 length digits and a colon.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ns.count + partBytes + 22 * partCount) { message in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: leading.count + partBytes + 22 * partCount) { message in
             var writer = NameWriter(base: message.baseAddress!)
-            for b in ns { writer.byte(b) }
+            if let start = leading.baseAddress { message.baseAddress!.initialize(from: start, count: leading.count) }
+            writer.count = leading.count
+            writer.first = !leadingHasParts
             name(&writer)
             return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA1.digestLength) { digest in
                 SHA1.hash(UnsafeRawBufferPointer(start: message.baseAddress!, count: writer.count), into: digest.baseAddress!)
