@@ -117,6 +117,14 @@ final class ByteWriter {
             let n = Glibc.write(fd, p, left)
             if n < 0 {
                 if errno == EINTR { continue }
+                // A file system that took O_DIRECT at open but wants other alignments: buffered from here.
+                if errno == EINVAL, direct, let oDirect = ByteWriter.oDirect {
+                    let flags = fcntl(fd, F_GETFL)
+                    if flags >= 0, fcntl(fd, F_SETFL, flags & ~oDirect) == 0 {
+                        direct = false
+                        continue
+                    }
+                }
                 failure = "cannot write \(path): \(String(cString: strerror(errno)))"
                 return
             }
