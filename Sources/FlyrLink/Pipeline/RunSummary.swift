@@ -24,7 +24,7 @@ enum RunSummary {
         var byMethod = [Int](repeating: 0, count: methods.count)
         var byBand = [Int](repeating: 0, count: bands.count)
         for l in run.links {
-            byMethod[l.method == methods[0] ? 0 : methods.firstIndex(of: l.method)!] += 1
+            byMethod[methods.firstIndex(of: l.method)!] += 1
             byBand[bandIndex(of: l.confidence)] += 1
         }
         for (m, n) in zip(methods, byMethod) { c.byMethod[m.rawValue] = n }
