@@ -75,19 +75,23 @@ final class SupportTests: XCTestCase {
             let x = rng.unit() * 1000, y = rng.unit() * 1000
             return BBox(minX: x, minY: y, maxX: x + rng.unit() * 20, maxY: y + rng.unit() * 20)
         }
-        let tree = PackedRTree(boxes: boxes)
-        for _ in 0..<200 {
-            let x = rng.unit() * 1000, y = rng.unit() * 1000
-            let q = BBox(minX: x, minY: y, maxX: x + 50, maxY: y + 50)
-            let expected = boxes.indices.filter { boxes[$0].intersects(q) }
-            XCTAssertEqual(tree.search(q), expected)
-            // Each item comes with its own box.
-            var visited: [Int] = []
-            tree.search(q) { item, box in
-                XCTAssertEqual(box, boxes[item])
-                visited.append(item)
+        // Node sizes from the smallest to the most a search's child mask holds; 5000 items leave
+        // every level's last node part-filled for most of them.
+        for nodeSize in [2, 5, 16, 63, 64] {
+            let tree = PackedRTree(boxes: boxes, nodeSize: nodeSize)
+            for _ in 0..<200 {
+                let x = rng.unit() * 1000, y = rng.unit() * 1000
+                let q = BBox(minX: x, minY: y, maxX: x + 50, maxY: y + 50)
+                let expected = boxes.indices.filter { boxes[$0].intersects(q) }
+                XCTAssertEqual(tree.search(q), expected, "node size \(nodeSize)")
+                // Each item comes with its own box.
+                var visited: [Int] = []
+                tree.search(q) { item, box in
+                    XCTAssertEqual(box, boxes[item])
+                    visited.append(item)
+                }
+                XCTAssertEqual(visited.sorted(), expected)
             }
-            XCTAssertEqual(visited.sorted(), expected)
         }
         XCTAssertEqual(PackedRTree(boxes: []).search(BBox(minX: 0, minY: 0, maxX: 1, maxY: 1)), [])
         XCTAssertEqual(PackedRTree(boxes: [boxes[0]]).search(boxes[0]), [0])

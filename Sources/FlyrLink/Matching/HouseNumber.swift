@@ -46,28 +46,47 @@ enum HouseNumber {
         guard let number, !number.isEmpty else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity((street?.utf8.count ?? 0) + number.utf8.count + 1)
-        if forEachASCIIKeyByte(street: street ?? "", number: number, { out.append($0) }) {
-            return String(decoding: out, as: UTF8.self)
+        var streetText = street ?? "", numberText = number
+        let ascii = streetText.withUTF8 { s in
+            numberText.withUTF8 { n in forEachASCIIKeyByte(street: s, number: n) { out.append($0) } }
         }
+        if ascii { return String(decoding: out, as: UTF8.self) }
         return generalKey(street: street, number: number)
     }
 
     /// `key` of every address as a `HouseKey`, computed on the workers. Only equality is ever
     /// asked of keys, and a million key strings held through the run were 70 MB.
     static func keys(_ addresses: [AddressPoint], pool: WorkerPool) -> [HouseKey?] {
-        pool.map(addresses.count, chunkSize: 16_384) { _, i in
-            houseKey(street: addresses[i].streetName, number: addresses[i].houseNumber)
+        addresses.withUnsafeBufferPointer { addresses in
+            pool.map(addresses.count, chunkSize: 16_384) { _, i in
+                addresses[i].withUTF8(.streetName) { street in
+                    addresses[i].withUTF8(.houseNumber) { number in houseKey(street: street, number: number) }
+                }
+            }
         }
     }
 
     /// `key` hashed straight from the text (no key string is made for ASCII text).
     static func houseKey(street: String?, number: String?) -> HouseKey? {
+        var street = street, number = number
+        return withUTF8(&street) { s in withUTF8(&number) { n in houseKey(street: s, number: n) } }
+    }
+
+    /// As `houseKey(street:number:)`, from the fields' UTF-8 bytes.
+    static func houseKey(street: UnsafeBufferPointer<UInt8>?, number: UnsafeBufferPointer<UInt8>?) -> HouseKey? {
         guard let number, !number.isEmpty else { return nil }
         var hasher = HouseKey.Hasher()
-        if forEachASCIIKeyByte(street: street ?? "", number: number, { hasher.add($0) }) { return hasher.finish() }
+        let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        if forEachASCIIKeyByte(street: street ?? empty, number: number, { hasher.add($0) }) { return hasher.finish() }
         hasher = HouseKey.Hasher()
-        for b in generalKey(street: street, number: number).utf8 { hasher.add(b) }
+        let text = generalKey(street: street.map { String(decoding: $0, as: UTF8.self) }, number: String(decoding: number, as: UTF8.self))
+        for b in text.utf8 { hasher.add(b) }
         return hasher.finish()
+    }
+
+    private static func withUTF8<R>(_ s: inout String?, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+        guard var text = s else { return body(nil) }
+        return text.withUTF8 { body($0) }
     }
 
     private static func generalKey(street: String?, number: String) -> String {
@@ -77,9 +96,10 @@ enum HouseNumber {
 
     /// The bytes of `key` for ASCII text, one by one to `body`; false (part of the key given)
     /// when the text is not ASCII.
-    private static func forEachASCIIKeyByte(street: String, number: String, _ body: (UInt8) -> Void) -> Bool {
+    private static func forEachASCIIKeyByte(street: UnsafeBufferPointer<UInt8>, number: UnsafeBufferPointer<UInt8>,
+                                            _ body: (UInt8) -> Void) -> Bool {
         var started = false, pendingSpace = false
-        for b in street.utf8 {
+        for b in street {
             guard b < 0x80 else { return false }
             if b == 0x20 { pendingSpace = started; continue }
             if pendingSpace { body(0x20); pendingSpace = false }
@@ -87,7 +107,7 @@ enum HouseNumber {
             started = true
         }
         body(0x7C)  // "|"
-        for b in number.utf8 {
+        for b in number {
             guard b < 0x80 else { return false }
             if b == 0x20 { continue }
             body(b >= 0x41 && b <= 0x5A ? b + 0x20 : b)

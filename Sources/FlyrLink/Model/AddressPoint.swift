@@ -55,6 +55,15 @@ public struct AddressPoint: Sendable, Hashable {
         return packed[i]
     }
 
+    /// A field's UTF-8 bytes read in place, for code that looks at a million of them (no String made).
+    func withUTF8<R>(_ field: AddressField, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+        guard let i = field.valueIndex else {
+            var id = id
+            return id.withUTF8 { body($0) }
+        }
+        return packed.withUTF8(i, body)
+    }
+
     public var houseNumber: String? { self[.houseNumber] }
     public var streetName: String? { self[.streetName] }
 
@@ -89,7 +98,12 @@ struct PackedFields: Sendable, Hashable {
 
     /// Value `k` (0-based); nil beyond the last stored value.
     subscript(k: Int) -> String? {
-        bytes.withUnsafeBufferPointer { b -> String? in
+        withUTF8(k) { $0.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// Value `k`'s UTF-8 bytes, read in place (no String made); nil beyond the last stored value.
+    func withUTF8<R>(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+        bytes.withUnsafeBufferPointer { b -> R in
             var at = 0, field = 0
             while at < b.count {
                 var n = 0, shift = 0
@@ -100,11 +114,11 @@ struct PackedFields: Sendable, Hashable {
                     if byte < 0x80 { break }
                     shift += 7
                 }
-                if field == k { return n == 0 ? nil : String(decoding: UnsafeBufferPointer(rebasing: b[at..<(at + n - 1)]), as: UTF8.self) }
+                if field == k { return body(n == 0 ? nil : UnsafeBufferPointer(rebasing: b[at..<(at + n - 1)])) }
                 at += max(n - 1, 0)
                 field += 1
             }
-            return nil
+            return body(nil)
         }
     }
 }
