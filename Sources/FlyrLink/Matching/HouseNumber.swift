@@ -30,8 +30,11 @@ enum HouseNumber {
         } ?? nil
     }
 
-    static func less(_ a: String?, _ b: String?) -> Bool {
-        switch (parts(a), parts(b)) {
+    static func less(_ a: String?, _ b: String?) -> Bool { less(parts(a), parts(b)) }
+
+    /// `less` of numbers already taken apart (`parts`), for code that compares each several times.
+    static func less(_ a: (number: Int, suffix: String)?, _ b: (number: Int, suffix: String)?) -> Bool {
+        switch (a, b) {
         case let (x?, y?): return x.number != y.number ? x.number < y.number : x.suffix < y.suffix
         case (_?, nil): return true
         default: return false

@@ -68,7 +68,7 @@ public struct LinkPipeline {
             }
             frame.project(&metric, pool: pool)
             var keep = [Bool](repeating: true, count: metric.count)
-            for (i, outcome) in FootprintRepair.run(metric, pool: pool).enumerated() {
+            for (i, outcome) in FootprintRepair.run(metric, pool: pool) {
                 switch outcome {
                 case .valid: break
                 case .repaired(let fixed, _):

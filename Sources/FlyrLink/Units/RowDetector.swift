@@ -26,6 +26,14 @@ enum RowDetector {
     }
 
     static let maxUnits = 40
+
+    /// Street names equal ignoring case (a missing name is ""); the same bytes need no lowercasing.
+    private static func sameStreet(_ a: AddressPoint, _ b: AddressPoint) -> Bool {
+        let none = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+        let identical = a.withUTF8(.streetName) { x in b.withUTF8(.streetName) { y in (x ?? none).elementsEqual(y ?? none) } }
+        return identical || (a.streetName ?? "").lowercased() == (b.streetName ?? "").lowercased()
+    }
+
     /// The narrowest unit a row may have, in metres.
     static let minUnitWidth = 3.0
 
@@ -33,10 +41,12 @@ enum RowDetector {
         let n = members.count
         guard n >= 2, n <= maxUnits else { return nil }
         // Several distinct house numbers on one street; repeats mean units of one entrance (an apartment block).
-        let keys = members.map { scene.addressKeys[$0] }
-        guard keys.allSatisfy({ $0 != nil }), Set(keys).count == n else { return nil }
-        let streets = Set(members.map { (addresses[$0].streetName ?? "").lowercased() })
-        guard streets.count == 1 else { return nil }
+        // (At most `maxUnits` members: compared pairwise, with no set or string made per building.)
+        for i in 0..<n {
+            guard let key = scene.addressKeys[members[i]] else { return nil }
+            for j in 0..<i where scene.addressKeys[members[j]] == key { return nil }
+        }
+        guard members.dropFirst().allSatisfy({ sameStreet(addresses[members[0]], addresses[$0]) }) else { return nil }
 
         // Long axis from the minimum rotated rectangle: its longest edge.
         let outline = scene.footprints[b].points  // holes lie inside the shell: the same extent
@@ -45,7 +55,8 @@ enum RowDetector {
         let origin = rect.center
         func along(_ p: Point2) -> Double { (p.x - origin.x) * axis.x + (p.y - origin.y) * axis.y }
         // Point the axis from the lowest house number's end, so unit 0 is that end.
-        let lowest = members.min { HouseNumber.less(addresses[$0].houseNumber, addresses[$1].houseNumber) }!
+        let numbers = members.map { HouseNumber.parts(addresses[$0].houseNumber) }
+        let lowest = members[numbers.indices.min { HouseNumber.less(numbers[$0], numbers[$1]) }!]
         let projections = members.map { along(scene.addressPoints[$0]) }
         let mean = projections.reduce(0, +) / Double(n)
         if along(scene.addressPoints[lowest]) > mean { axis = Point2(x: -axis.x, y: -axis.y) }
