@@ -156,35 +156,39 @@ struct Ingest {
 
         func consume(_ batch: inout [SourceTable.Record]) {
             for r in batch.indices {
-                let record = batch[r]
-                let rawID = record.values[0]
-                switch record.geometry {
+                // The geometry and values moved out of the record (a copy was a reference count
+                // raised and dropped per array, per building).
+                var geometry: SourceGeometry?, values: [String?] = []
+                swap(&geometry, &batch[r].geometry)
+                swap(&values, &batch[r].values)
+                let ordinal = batch[r].ordinal
+                let rawID = values[0]
+                switch geometry {
                 case nil:
-                    rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: missingGeometryReason(record)))
+                    rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: missingGeometryReason(batch[r])))
                 case .polygons(let footprint)?:
                     // The usual footprint is closed and clean as read: taken as it is.
                     var usable = footprint
                     if !Ingest.isClosedAndClean(footprint) {
                         let polygons = footprint.polygons.compactMap(closedPolygon)
                         guard !polygons.isEmpty else {
-                            rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: "degenerate footprint (fewer than 3 distinct vertices)"))
+                            rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: "degenerate footprint (fewer than 3 distinct vertices)"))
                             continue
                         }
                         usable = Footprint(polygons: polygons)
                     }
                     let id = rawID.map(trimmed) ?? ""
                     if id.isEmpty { unnamed.append(items.count) }
-                    items.append(Building(id: id, height: record.values[1].flatMap(parseNumber),
-                                          levels: record.values[2].flatMap(parseNumber).flatMap { Int(exactly: $0.rounded()) },
-                                          sourceRow: record.ordinal, footprint: usable))
+                    items.append(Building(id: id, height: values[1].flatMap(parseNumber),
+                                          levels: values[2].flatMap(parseNumber).flatMap { Int(exactly: $0.rounded()) },
+                                          sourceRow: ordinal, footprint: usable))
                 case .empty(let type)?:
-                    rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: "empty \(type)"))
+                    rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: "empty \(type)"))
                 case .point?, .multiPoint?:
-                    rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: "geometry is a point; a building must be a Polygon or MultiPolygon"))
+                    rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: "geometry is a point; a building must be a Polygon or MultiPolygon"))
                 case .other(let type)?:
-                    rejects.append(Reject(layer: layer, sourceRow: record.ordinal, id: rawID, reason: "geometry is a \(type); a building must be a Polygon or MultiPolygon"))
+                    rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: "geometry is a \(type); a building must be a Polygon or MultiPolygon"))
                 }
-                batch[r].geometry = nil  // the footprint now lives in the building
             }
         }
 
@@ -297,6 +301,8 @@ struct Ingest {
     static func trimmed(_ s: String) -> String {
         let u = s.utf8
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        // The usual string's two ends read from its storage (`last` walks the view's indices).
+        if u.withContiguousStorageIfAvailable({ b in b.isEmpty || !(isSpace(b[0]) || isSpace(b[b.count - 1])) }) == true { return s }
         guard let first = u.first, let last = u.last, isSpace(first) || isSpace(last) else { return s }
         guard let lo = u.firstIndex(where: { !isSpace($0) }), let hi = u.lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(s[lo...hi])
