@@ -69,33 +69,39 @@ final class SupportTests: XCTestCase {
         XCTAssertEqual(OSMTags.parse(#""broken"=>"#).count, 0)
     }
 
-    func testPackedRTreeAgreesWithBruteForce() {
-        var rng = SeededGenerator(seed: 7)
-        let boxes: [BBox] = (0..<5000).map { _ in
-            let x = rng.unit() * 1000, y = rng.unit() * 1000
+    func testBoxGridAgreesWithBruteForce() {
+        var rng = SeededGenerator(seed: 11)
+        // Small boxes, points (zero-size boxes), and a few spanning many cells or the whole area.
+        var boxes: [BBox] = (0..<5000).map { _ in
+            let x = rng.unit() * 1000 - 300, y = rng.unit() * 1000 + 200
             return BBox(minX: x, minY: y, maxX: x + rng.unit() * 20, maxY: y + rng.unit() * 20)
         }
-        // Node sizes from the smallest to the most a search's child mask holds; 5000 items leave
-        // every level's last node part-filled for most of them.
-        for nodeSize in [2, 5, 16, 63, 64] {
-            let tree = PackedRTree(boxes: boxes, nodeSize: nodeSize)
-            for _ in 0..<200 {
-                let x = rng.unit() * 1000, y = rng.unit() * 1000
-                let q = BBox(minX: x, minY: y, maxX: x + 50, maxY: y + 50)
+        boxes += (0..<50).map { _ in
+            let x = rng.unit() * 1000 - 300, y = rng.unit() * 1000 + 200
+            return BBox(minX: x, minY: y, maxX: x, maxY: y)
+        }
+        boxes += [BBox(minX: -300, minY: 200, maxX: 700, maxY: 1200), BBox(minX: 0, minY: 500, maxX: 600, maxY: 510), .empty]
+        for cellSize in [3.0, 17.0, 40.0, 250.0, 5000.0] {
+            let grid = BoxGrid(boxes: boxes, cellSize: cellSize, pool: WorkerPool(threads: 2))
+            for k in 0..<300 {
+                let x = rng.unit() * 1200 - 400, y = rng.unit() * 1200 + 100
+                let side = k % 3 == 0 ? 0 : rng.unit() * 90
+                let q = BBox(minX: x, minY: y, maxX: x + side, maxY: y + side)
                 let expected = boxes.indices.filter { boxes[$0].intersects(q) }
-                XCTAssertEqual(tree.search(q), expected, "node size \(nodeSize)")
-                // Each item comes with its own box.
+                // Each item once, with its own box.
                 var visited: [Int] = []
-                tree.search(q) { item, box in
+                grid.search(q) { item, box in
                     XCTAssertEqual(box, boxes[item])
                     visited.append(item)
                 }
-                XCTAssertEqual(visited.sorted(), expected)
+                XCTAssertEqual(visited.sorted(), expected, "cell \(cellSize), query \(q)")
             }
+            // Queries beyond the data, around it, and with no extent.
+            XCTAssertEqual(grid.search(BBox(minX: 5000, minY: 5000, maxX: 6000, maxY: 6000)), [])
+            XCTAssertEqual(grid.search(BBox(minX: -1e9, minY: -1e9, maxX: 1e9, maxY: 1e9)), Array(0..<(boxes.count - 1)))
+            XCTAssertEqual(grid.search(.empty), [])
         }
-        XCTAssertEqual(PackedRTree(boxes: []).search(BBox(minX: 0, minY: 0, maxX: 1, maxY: 1)), [])
-        XCTAssertEqual(PackedRTree(boxes: [boxes[0]]).search(boxes[0]), [0])
-        PackedRTree(boxes: [boxes[0]]).search(boxes[0]) { item, box in XCTAssertEqual(box, boxes[item]) }
+        XCTAssertEqual(BoxGrid(boxes: [], cellSize: 10).search(BBox(minX: 0, minY: 0, maxX: 1, maxY: 1)), [])
     }
 
     func testParallelSortGivesTheSortedArrayForAnyThreadCount() {
@@ -143,17 +149,19 @@ final class SupportTests: XCTestCase {
         XCTAssertEqual(WorkerPool(threads: 2).compactMap(1000, where: { _ in false }) { $0 }, [])
     }
 
-    func testALargePackedRTreeBuiltOnWorkersAgreesWithBruteForce() {
+    func testALargeBoxGridBuiltOnWorkersAgreesWithBruteForce() {
         var rng = SeededGenerator(seed: 8)
+        // Whole-number corners on 10-unit cells: many boxes and queries end exactly on a cell edge.
         let boxes: [BBox] = (0..<150_000).map { _ in
-            let x = (rng.unit() * 2000).rounded(), y = rng.unit() * 2000  // repeated x-centres: ties by item
-            return BBox(minX: x, minY: y, maxX: x + rng.unit() * 10, maxY: y + rng.unit() * 10)
+            let x = (rng.unit() * 2000).rounded(), y = (rng.unit() * 2000).rounded()
+            return BBox(minX: x, minY: y, maxX: x + (rng.unit() * 10).rounded(), maxY: y + rng.unit() * 10)
         }
-        let tree = PackedRTree(boxes: boxes, pool: WorkerPool(threads: 3))
-        for _ in 0..<100 {
+        let grid = BoxGrid(boxes: boxes, cellSize: 10, pool: WorkerPool(threads: 3))
+        for k in 0..<100 {
             let x = rng.unit() * 2000, y = rng.unit() * 2000
-            let q = BBox(minX: x, minY: y, maxX: x + 30, maxY: y + 30)
-            XCTAssertEqual(tree.search(q), boxes.indices.filter { boxes[$0].intersects(q) })
+            let q = k % 2 == 0 ? BBox(minX: x, minY: y, maxX: x + 30, maxY: y + 30)
+                : BBox(minX: x.rounded(), minY: y.rounded(), maxX: x.rounded() + 20, maxY: y.rounded() + 20)
+            XCTAssertEqual(grid.search(q), boxes.indices.filter { boxes[$0].intersects(q) })
         }
     }
 

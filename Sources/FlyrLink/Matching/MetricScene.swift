@@ -8,16 +8,19 @@ final class MetricScene: Sendable {
     let footprints: [Footprint]
     let areas: [Double]
     let boxes: [BBox]
-    let index: PackedRTree
+    let index: BoxGrid
 
-    init(addressPoints: [Point2], addressKeys: [HouseKey?], footprints: [Footprint],
+    /// `reach`: how far the searches look around a point (the maximum link distance): the
+    /// index's cells are twice that, the side of an address's search box, so a search reads
+    /// about four cells (measured at 1M buildings: 80 m and 160 m cells alike, 20 m slower).
+    init(addressPoints: [Point2], addressKeys: [HouseKey?], footprints: [Footprint], reach: Double = LinkOptions.defaultMaxDistance,
          pool: WorkerPool = WorkerPool(threads: 1)) {
         self.addressPoints = addressPoints
         self.addressKeys = addressKeys
         self.footprints = footprints
         areas = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].area }
         boxes = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].bbox }
-        index = PackedRTree(boxes: boxes, pool: pool)
+        index = BoxGrid(boxes: boxes, cellSize: max(2 * reach, 1), pool: pool)
     }
 
     /// Smaller area first, then id: the deterministic choice among overlapping footprints.

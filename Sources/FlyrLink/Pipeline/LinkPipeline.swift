@@ -110,6 +110,7 @@ public struct LinkPipeline {
         // index: the footprint tree and accessory structures.
         let (scene, accessory) = stage(.index, clock, items: { $0.0.footprints.count }) {
             let scene = MetricScene(addressPoints: points, addressKeys: HouseNumber.keys(addresses, pool: pool), footprints: footprints,
+                                    reach: options.link.maxDistance,
                                     pool: pool)
             let accessory = options.link.strategy == .flyr
                 ? AccessoryClassifier.classify(scene, options: options.link, pool: pool)

@@ -1,0 +1,155 @@
+/// Boxes bucketed in a uniform grid of square cells, for many small queries (every address's
+/// reach, every small footprint's neighbourhood): a query reads the few cells its box overlaps,
+/// row by row, where a tree tests a node's every child on each level on the way down. Only the
+/// non-empty cells are stored (sorted by row, then column), so a sparse territory costs no more
+/// than a dense one. Read-only after `init`: any number of threads may query it.
+public struct BoxGrid: Sendable {
+    public let cellSize: Double
+    public let count: Int
+    private let originX: Double
+    private let originY: Double
+    /// The non-empty cells' keys (row << 32 | column), ascending.
+    private let cellKeys: [UInt64]
+    /// Cell k's entries are entries[cellStart[k]..<cellStart[k + 1]].
+    private let cellStart: [Int32]
+    /// Every cell's items, and their boxes beside them (a cell's boxes are read together).
+    private let items: [Int32]
+    private let boxes: [BBox]
+    /// Items whose boxes span more than `maxSpan` cells in a direction (a footprint the size of a
+    /// district), tested on every query instead of filling thousands of cells.
+    private let oversized: [Int32]
+    private let oversizedBoxes: [BBox]
+    /// The last column and row any cell has (a query beyond them reads no further).
+    private let lastColumn: Int
+    private let lastRow: Int
+
+    private static let maxSpan = 64
+
+    /// `cellSize`: the side of a cell, in the boxes' units; about a query's size works best.
+    init(boxes all: [BBox], cellSize: Double, pool: WorkerPool = WorkerPool(threads: 1)) {
+        precondition(cellSize > 0 && cellSize.isFinite, "cell size must be positive")
+        self.cellSize = cellSize
+        count = all.count
+        var extent = BBox.empty
+        for b in all where !b.isEmpty { extent.extend(b) }
+        originX = extent.isEmpty ? 0 : extent.minX
+        originY = extent.isEmpty ? 0 : extent.minY
+        // Each box's cells, as (cell key, item) pairs sorted by key, then item.
+        var span = [Int32](repeating: 0, count: all.count)  // cells per box; -1: oversized, 0: empty
+        var big: [Int32] = []
+        var total = 0
+        for (i, b) in all.enumerated() where !b.isEmpty && b.minX.isFinite && b.maxX.isFinite && b.minY.isFinite && b.maxY.isFinite {
+            let w = Self.cell(b.maxX, originX, cellSize) - Self.cell(b.minX, originX, cellSize) + 1
+            let h = Self.cell(b.maxY, originY, cellSize) - Self.cell(b.minY, originY, cellSize) + 1
+            if w > Self.maxSpan || h > Self.maxSpan {
+                span[i] = -1
+                big.append(Int32(i))
+            } else {
+                span[i] = Int32(w * h)
+                total += w * h
+            }
+        }
+        var lastX = 0, lastY = 0
+        var keyed: [IndexedKey<UInt64>] = []
+        keyed.reserveCapacity(total)
+        for (i, b) in all.enumerated() where span[i] > 0 {
+            let x0 = Self.cell(b.minX, originX, cellSize), x1 = Self.cell(b.maxX, originX, cellSize)
+            let y0 = Self.cell(b.minY, originY, cellSize), y1 = Self.cell(b.maxY, originY, cellSize)
+            let w = x1 - x0 + 1
+            for c in 0..<(w * (y1 - y0 + 1)) {
+                keyed.append(IndexedKey(key: Self.key(x0 + c % w, y0 + c / w), index: Int32(i)))
+            }
+            lastX = max(lastX, x1)
+            lastY = max(lastY, y1)
+        }
+        lastColumn = lastX
+        lastRow = lastY
+        ParallelSort.sort(&keyed, pool: pool)
+        var keys: [UInt64] = [], starts: [Int32] = []
+        var items = [Int32](), boxes = [BBox]()
+        items.reserveCapacity(keyed.count)
+        boxes.reserveCapacity(keyed.count)
+        for (k, entry) in keyed.enumerated() {
+            if k == 0 || entry.key != keyed[k - 1].key {
+                keys.append(entry.key)
+                starts.append(Int32(k))
+            }
+            items.append(entry.index)
+            boxes.append(all[Int(entry.index)])
+        }
+        starts.append(Int32(keyed.count))
+        cellKeys = keys
+        cellStart = starts
+        self.items = items
+        self.boxes = boxes
+        oversized = big
+        oversizedBoxes = big.map { all[Int($0)] }
+    }
+
+    /// The cell holding coordinate `v` (origin `o`): floor((v - o) / size), which only grows with
+    /// `v`, so a box and every point in it agree on their cells. Clamped to 0...2^30 (NaN: 2^30).
+    @inline(__always)
+    private static func cell(_ v: Double, _ o: Double, _ size: Double) -> Int {
+        let c = ((v - o) / size).rounded(.down)
+        return c <= 0 ? 0 : c < 1_073_741_824 ? Int(c) : 1_073_741_824
+    }
+
+    @inline(__always)
+    private static func key(_ x: Int, _ y: Int) -> UInt64 { UInt64(y) << 32 | UInt64(x) }
+
+    /// Indices of the items whose boxes intersect `query` (as `BBox.intersects`), ascending.
+    public func search(_ query: BBox) -> [Int] {
+        var result: [Int] = []
+        search(query) { item, _ in result.append(item) }
+        result.sort()
+        return result
+    }
+
+    /// Visits each item whose box intersects `query` once, with its box, in no particular order.
+    /// An item in several cells the query reads is visited from one of them only: the cell at
+    /// the lower-left corner of the part of its box within the query's cells.
+    public func search(_ query: BBox, _ visit: (Int, BBox) -> Void) {
+        // An empty query meets nothing; so does one with a NaN side (no cell holds it).
+        guard query.minX <= query.maxX, query.minY <= query.maxY else { return }
+        let x0 = Self.cell(query.minX, originX, cellSize), x1 = min(Self.cell(query.maxX, originX, cellSize), lastColumn)
+        let y0 = Self.cell(query.minY, originY, cellSize), y1 = min(Self.cell(query.maxY, originY, cellSize), lastRow)
+        defer { for (k, b) in oversizedBoxes.enumerated() where b.intersects(query) { visit(Int(oversized[k]), b) } }
+        guard x0 <= x1, y0 <= y1 else { return }
+        cellKeys.withUnsafeBufferPointer { keys in
+            cellStart.withUnsafeBufferPointer { starts in
+                items.withUnsafeBufferPointer { items in
+                    boxes.withUnsafeBufferPointer { boxes in
+                        guard !keys.isEmpty else { return }
+                        for y in y0...y1 {
+                            let last = Self.key(x1, y)
+                            var k = Self.lowerBound(keys, Self.key(x0, y))
+                            while k < keys.count, keys[k] <= last {
+                                let x = Int(keys[k] & 0xFFFF_FFFF)
+                                for e in Int(starts[k])..<Int(starts[k + 1]) {
+                                    let b = boxes[e]
+                                    guard b.intersects(query),
+                                          max(x0, Self.cell(b.minX, originX, cellSize)) == x,
+                                          max(y0, Self.cell(b.minY, originY, cellSize)) == y
+                                    else { continue }
+                                    visit(Int(items[e]), b)
+                                }
+                                k += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The first position whose key is not below `key`.
+    @inline(__always)
+    private static func lowerBound(_ keys: UnsafeBufferPointer<UInt64>, _ key: UInt64) -> Int {
+        var lo = 0, hi = keys.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}
