@@ -5,7 +5,6 @@
 /// than a dense one. Read-only after `init`: any number of threads may query it.
 public struct BoxGrid: Sendable {
     public let cellSize: Double
-    public let count: Int
     private let originX: Double
     private let originY: Double
     /// The non-empty cells' keys (row << 32 | column), ascending.
@@ -29,38 +28,29 @@ public struct BoxGrid: Sendable {
     init(boxes all: [BBox], cellSize: Double, pool: WorkerPool = WorkerPool(threads: 1)) {
         precondition(cellSize > 0 && cellSize.isFinite, "cell size must be positive")
         self.cellSize = cellSize
-        count = all.count
         var extent = BBox.empty
         for b in all where !b.isEmpty { extent.extend(b) }
         originX = extent.isEmpty ? 0 : extent.minX
         originY = extent.isEmpty ? 0 : extent.minY
-        // Each box's cells, as (cell key, item) pairs sorted by key, then item.
-        var span = [Int32](repeating: 0, count: all.count)  // cells per box; -1: oversized, 0: empty
+        // Each box's cells, as (cell key, item) pairs sorted by key, then item: counted first, so
+        // the pairs are allocated once (at 10M boxes, hundreds of megabytes).
         var big: [Int32] = []
         var total = 0
-        for (i, b) in all.enumerated() where !b.isEmpty && b.minX.isFinite && b.maxX.isFinite && b.minY.isFinite && b.maxY.isFinite {
-            let w = Self.cell(b.maxX, originX, cellSize) - Self.cell(b.minX, originX, cellSize) + 1
-            let h = Self.cell(b.maxY, originY, cellSize) - Self.cell(b.minY, originY, cellSize) + 1
-            if w > Self.maxSpan || h > Self.maxSpan {
-                span[i] = -1
-                big.append(Int32(i))
-            } else {
-                span[i] = Int32(w * h)
-                total += w * h
-            }
+        for (i, b) in all.enumerated() {
+            guard let (x, y) = Self.cells(of: b, origin: (originX, originY), size: cellSize) else { continue }
+            if x.count > Self.maxSpan || y.count > Self.maxSpan { big.append(Int32(i)) } else { total += x.count * y.count }
         }
         var lastX = 0, lastY = 0
         var keyed: [IndexedKey<UInt64>] = []
         keyed.reserveCapacity(total)
-        for (i, b) in all.enumerated() where span[i] > 0 {
-            let x0 = Self.cell(b.minX, originX, cellSize), x1 = Self.cell(b.maxX, originX, cellSize)
-            let y0 = Self.cell(b.minY, originY, cellSize), y1 = Self.cell(b.maxY, originY, cellSize)
-            let w = x1 - x0 + 1
-            for c in 0..<(w * (y1 - y0 + 1)) {
-                keyed.append(IndexedKey(key: Self.key(x0 + c % w, y0 + c / w), index: Int32(i)))
+        for (i, b) in all.enumerated() {
+            guard let (x, y) = Self.cells(of: b, origin: (originX, originY), size: cellSize), x.count <= Self.maxSpan, y.count <= Self.maxSpan else { continue }
+            // One loop over the cells: two nested loops here lost cells' rows in release builds.
+            for c in 0..<(x.count * y.count) {
+                keyed.append(IndexedKey(key: Self.key(x.lowerBound + c % x.count, y.lowerBound + c / x.count), index: Int32(i)))
             }
-            lastX = max(lastX, x1)
-            lastY = max(lastY, y1)
+            lastX = max(lastX, x.upperBound - 1)
+            lastY = max(lastY, y.upperBound - 1)
         }
         lastColumn = lastX
         lastRow = lastY
@@ -84,6 +74,13 @@ public struct BoxGrid: Sendable {
         self.boxes = boxes
         oversized = big
         oversizedBoxes = big.map { all[Int($0)] }
+    }
+
+    /// The columns and rows of the cells a box lies in; nil for an empty or non-finite box (kept
+    /// out of the grid: it meets no query).
+    private static func cells(of b: BBox, origin: (x: Double, y: Double), size: Double) -> (Range<Int>, Range<Int>)? {
+        guard !b.isEmpty, b.minX.isFinite, b.maxX.isFinite, b.minY.isFinite, b.maxY.isFinite else { return nil }
+        return (cell(b.minX, origin.x, size)..<cell(b.maxX, origin.x, size) + 1, cell(b.minY, origin.y, size)..<cell(b.maxY, origin.y, size) + 1)
     }
 
     /// The cell holding coordinate `v` (origin `o`): floor((v - o) / size), which only grows with
