@@ -14,6 +14,10 @@ public struct BoxGrid: Sendable {
     /// Every cell's items, and their boxes beside them (a cell's boxes are read together).
     private let items: [Int32]
     private let boxes: [BBox]
+    /// Per entry, whether its cell is the first column (bit 0) or first row (bit 1) its box lies
+    /// in: a query reports an item from one cell only, and this answers which without
+    /// recomputing the box's cells.
+    private let starts: [UInt8]
     /// Items whose boxes span more than `maxSpan` cells in a direction (a footprint the size of a
     /// district), tested on every query instead of filling thousands of cells.
     private let oversized: [Int32]
@@ -56,22 +60,27 @@ public struct BoxGrid: Sendable {
         lastRow = lastY
         ParallelSort.sort(&keyed, pool: pool)
         var keys: [UInt64] = [], starts: [Int32] = []
-        var items = [Int32](), boxes = [BBox]()
+        var items = [Int32](), boxes = [BBox](), firsts = [UInt8]()
         items.reserveCapacity(keyed.count)
         boxes.reserveCapacity(keyed.count)
+        firsts.reserveCapacity(keyed.count)
         for (k, entry) in keyed.enumerated() {
             if k == 0 || entry.key != keyed[k - 1].key {
                 keys.append(entry.key)
                 starts.append(Int32(k))
             }
+            let box = all[Int(entry.index)]
+            let (x, y) = Self.cells(of: box, origin: (originX, originY), size: cellSize)!  // in the grid, so not empty
             items.append(entry.index)
-            boxes.append(all[Int(entry.index)])
+            boxes.append(box)
+            firsts.append((Int(entry.key & 0xFFFF_FFFF) == x.lowerBound ? 1 : 0) | (Int(entry.key >> 32) == y.lowerBound ? 2 : 0))
         }
         starts.append(Int32(keyed.count))
         cellKeys = keys
         cellStart = starts
         self.items = items
         self.boxes = boxes
+        self.starts = firsts
         oversized = big
         oversizedBoxes = big.map { all[Int($0)] }
     }
@@ -85,9 +94,10 @@ public struct BoxGrid: Sendable {
 
     /// The cell holding coordinate `v` (origin `o`): floor((v - o) / size), which only grows with
     /// `v`, so a box and every point in it agree on their cells. Clamped to 0...2^30 (NaN: 2^30).
+    /// (`Int` truncates, which is the floor where it is used: the quotient is positive there.)
     @inline(__always)
     private static func cell(_ v: Double, _ o: Double, _ size: Double) -> Int {
-        let c = ((v - o) / size).rounded(.down)
+        let c = (v - o) / size
         return c <= 0 ? 0 : c < 1_073_741_824 ? Int(c) : 1_073_741_824
     }
 
@@ -113,24 +123,25 @@ public struct BoxGrid: Sendable {
         defer { for (k, b) in oversizedBoxes.enumerated() where b.intersects(query) { visit(Int(oversized[k]), b) } }
         guard x0 <= x1, y0 <= y1 else { return }
         cellKeys.withUnsafeBufferPointer { keys in
-            cellStart.withUnsafeBufferPointer { starts in
+            cellStart.withUnsafeBufferPointer { cellStart in
                 items.withUnsafeBufferPointer { items in
                     boxes.withUnsafeBufferPointer { boxes in
-                        guard !keys.isEmpty else { return }
-                        for y in y0...y1 {
-                            let last = Self.key(x1, y)
-                            var k = Self.lowerBound(keys, Self.key(x0, y))
-                            while k < keys.count, keys[k] <= last {
-                                let x = Int(keys[k] & 0xFFFF_FFFF)
-                                for e in Int(starts[k])..<Int(starts[k + 1]) {
-                                    let b = boxes[e]
-                                    guard b.intersects(query),
-                                          max(x0, Self.cell(b.minX, originX, cellSize)) == x,
-                                          max(y0, Self.cell(b.minY, originY, cellSize)) == y
-                                    else { continue }
-                                    visit(Int(items[e]), b)
+                        starts.withUnsafeBufferPointer { firsts in
+                            guard !keys.isEmpty else { return }
+                            for y in y0...y1 {
+                                let last = Self.key(x1, y)
+                                var k = Self.lowerBound(keys, Self.key(x0, y))
+                                // An item is reported from the first of its cells within the query's
+                                // cells: its own first column, or the query's first, and so for rows.
+                                let rowMask: UInt8 = y == y0 ? 0 : 2
+                                while k < keys.count, keys[k] <= last {
+                                    let mask = rowMask | (Int(keys[k] & 0xFFFF_FFFF) == x0 ? 0 : 1)
+                                    for e in Int(cellStart[k])..<Int(cellStart[k + 1]) where firsts[e] & mask == mask {
+                                        let b = boxes[e]
+                                        if b.intersects(query) { visit(Int(items[e]), b) }
+                                    }
+                                    k += 1
                                 }
-                                k += 1
                             }
                         }
                     }
