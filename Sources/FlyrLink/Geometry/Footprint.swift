@@ -42,10 +42,12 @@ public struct Footprint: Sendable, Hashable {
     }
 
     /// From the flat form itself: `ringEnds` ends every ring in `points`, `polygonEnds` every
-    /// polygon in the rings (both exclusive, ascending, the last the total). A reader that
+    /// polygon in the rings (both exclusive, ascending, the last the total); as stored, either may
+    /// be empty for one ring of all the points or one polygon of all the rings. A reader that
     /// gathers coordinates flat hands them over without a nested copy.
     public init(points: [Point2], ringEnds: [Int32], polygonEnds: [Int32]) {
-        precondition(ringEnds.last.map(Int.init) ?? 0 == points.count && polygonEnds.last.map(Int.init) ?? 0 == ringEnds.count,
+        let rings = ringEnds.isEmpty ? (points.isEmpty ? 0 : 1) : ringEnds.count
+        precondition(ringEnds.last.map(Int.init) ?? points.count == points.count && polygonEnds.last.map(Int.init) ?? rings == rings,
                      "ring and polygon ends must cover the points")
         self.points = points
         self.ringEnds = ringEnds.count == 1 && !points.isEmpty ? [] : ringEnds

@@ -35,7 +35,7 @@ struct FlatGeobufGeometry {
         case 6:
             var flat = FlatPolygons()
             for part in try parts(g) { try appendPolygon(part, to: &flat) }
-            return flat.polygonEnds.isEmpty ? .empty("MultiPolygon") : .polygons(flat.footprint)
+            return flat.polygons == 0 ? .empty("MultiPolygon") : .polygons(flat.footprint)
         case 7:
             return try collection(g)
         default:
@@ -104,13 +104,35 @@ struct FlatGeobufGeometry {
         for i in 0..<ends.count { start = try validEnd(ends, i, after: start, points: points) }
     }
 
-    /// Polygons gathered flat, as `Footprint` stores them (no array per ring).
+    /// Polygons gathered flat, as `Footprint` stores them (no array per ring). While there is one
+    /// ring in one polygon (the usual footprint) the ends stay unwritten, as `Footprint` keeps
+    /// them: two small arrays allocated and freed per building otherwise.
     struct FlatPolygons {
         var points: [Point2] = []
-        var ringEnds: [Int32] = []
-        var polygonEnds: [Int32] = []
+        private var ringEnds: [Int32] = []
+        private var polygonEnds: [Int32] = []
+        private var rings = 0
+        private(set) var polygons = 0
+        private var firstRingEnd: Int32 = 0, firstPolygonEnd: Int32 = 0
 
-        var footprint: Footprint { Footprint(points: points, ringEnds: ringEnds, polygonEnds: polygonEnds) }
+        mutating func endRing(at end: Int) {
+            rings += 1
+            if rings == 1 { firstRingEnd = Int32(end); return }
+            if rings == 2 { ringEnds.append(firstRingEnd) }
+            ringEnds.append(Int32(end))
+        }
+
+        mutating func endPolygon() {
+            polygons += 1
+            if polygons == 1 { firstPolygonEnd = Int32(rings); return }
+            if polygons == 2 { polygonEnds.append(firstPolygonEnd) }
+            polygonEnds.append(Int32(rings))
+        }
+
+        var footprint: Footprint {
+            // One ring of no points stays a ring (as `Footprint(points:ringEnds:polygonEnds:)` keeps it).
+            Footprint(points: points, ringEnds: rings == 1 && points.isEmpty ? [0] : ringEnds, polygonEnds: polygonEnds)
+        }
     }
 
     /// The polygon's rings (all its coordinates as one ring when it has no ends) added to `flat`.
@@ -129,11 +151,11 @@ struct FlatGeobufGeometry {
         flat.points.reserveCapacity(base + used)
         for i in 0..<used { flat.points.append(pointAt(xy, i)) }
         if let ends {
-            for i in 0..<ends.count { flat.ringEnds.append(Int32(base + Int(ends.uint32(i)))) }
+            for i in 0..<ends.count { flat.endRing(at: base + Int(ends.uint32(i))) }
         } else {
-            flat.ringEnds.append(Int32(base + used))
+            flat.endRing(at: base + used)
         }
-        flat.polygonEnds.append(Int32(flat.ringEnds.count))
+        flat.endPolygon()
     }
 
     private func parts(_ g: FlatBufferTable) throws(FlatGeobufProblem) -> [FlatBufferTable] {
@@ -161,7 +183,7 @@ struct FlatGeobufGeometry {
             }
         }
         if others { return .other(name) }
-        let hasPolygons = !polygons.polygonEnds.isEmpty
+        let hasPolygons = polygons.polygons > 0
         if hasPolygons && points.isEmpty { return .polygons(polygons.footprint) }
         if !points.isEmpty && !hasPolygons { return .multiPoint(points) }
         if points.isEmpty && !hasPolygons { return .empty(name) }
