@@ -12,9 +12,14 @@ enum AccessoryClassifier {
             let larger = max(2 * area, options.accessoryMaxArea)
             var found = false
             let box = scene.boxes[i]
-            scene.index.search(search) { j, other in
-                guard !found, j != i, box.distance(to: other) <= boxReach, scene.areas[j] >= larger else { return }
-                found = scene.footprints[i].distance(to: scene.footprints[j]) <= options.accessoryRadius
+            // Footprints and areas read in place (see CandidateSearch.surroundings).
+            scene.footprints.withUnsafeBufferPointer { footprints in
+                scene.areas.withUnsafeBufferPointer { areas in
+                    scene.index.search(search) { j, other in
+                        guard !found, j != i, box.distance(to: other) <= boxReach, areas[j] >= larger else { return }
+                        found = footprints[i].distance(to: footprints[j]) <= options.accessoryRadius
+                    }
+                }
             }
             return found
         }

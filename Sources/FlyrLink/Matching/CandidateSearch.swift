@@ -69,7 +69,6 @@ enum CandidateSearch {
     /// `scratch` is the caller's buffer for the boxes within reach, reused from address to address.
     static func surroundings(of a: Int, scene: MetricScene, options: LinkOptions, accessory: [Bool],
                              scratch near: inout [(bboxDistance: Double, building: Int)]) -> AddressSurroundings {
-        var result = AddressSurroundings()
         let p = scene.addressPoints[a]
         let reach = options.maxDistance
         near.removeAll(keepingCapacity: true)
@@ -77,11 +76,21 @@ enum CandidateSearch {
             let d = box.distance(to: p)
             if d <= reach { near.append((d, b)) }
         }
-        guard !near.isEmpty else { return result }
+        guard !near.isEmpty else { return AddressSurroundings() }
         // Buildings are in id order, so a lower index is the lower id: ties break by id.
         near.sort { $0.bboxDistance != $1.bboxDistance ? $0.bboxDistance < $1.bboxDistance : $0.building < $1.building }
+        // Footprints read in place: an element of the array proper is copied (its arrays retained
+        // and released, from both cores at once) for every candidate.
+        return scene.footprints.withUnsafeBufferPointer { measure(p, near: near, footprints: $0, scene: scene, options: options, accessory: accessory) }
+    }
+
+    /// The covering footprints among `near` (boxes within reach, nearest first), or else the nearby ones.
+    private static func measure(_ p: Point2, near: [(bboxDistance: Double, building: Int)], footprints: UnsafeBufferPointer<Footprint>,
+                                scene: MetricScene, options: LinkOptions, accessory: [Bool]) -> AddressSurroundings {
+        var result = AddressSurroundings()
+        let reach = options.maxDistance
         for (d, b) in near where d == 0 {
-            if scene.footprints[b].covers(p) { result.covering.append(b) }
+            if footprints[b].covers(p) { result.covering.append(b) }
         }
         if !result.covering.isEmpty {
             result.covering.sort(by: scene.smallerFirst)
@@ -92,7 +101,7 @@ enum CandidateSearch {
         var bestMain = Double.infinity
         for (d, b) in near {
             if d > bestMain + options.accessoryRadius { break }
-            let (distance, q) = scene.footprints[b].nearestOutlinePoint(to: p)
+            let (distance, q) = footprints[b].nearestOutlinePoint(to: p)
             guard distance <= reach else { continue }
             result.nearby.append(.init(building: b, distance: distance, nearestPoint: q))
             if !accessory[b] { bestMain = min(bestMain, distance) }
