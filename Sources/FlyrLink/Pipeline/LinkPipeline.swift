@@ -48,13 +48,7 @@ public struct LinkPipeline {
             (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
         }
         DispatchQueue.global(qos: .utility).async(group: fingerprinting) { for path in inputPaths { _ = SHA256.fingerprint(path) } }
-        var extent = BBox.empty
-        if let territory {
-            extent = territory.footprint.bbox
-        } else {
-            for a in addressesIn.items { extent.extend(a.location) }
-            for b in buildingsIn.items { extent.extend(b.footprint.bbox) }
-        }
+        let extent = territory?.footprint.bbox ?? Self.extent(addressesIn.items, buildingsIn.items, pool: pool)
         let frame = LocalMetricFrame.centred(on: extent)
         var buildingRejects = buildingsIn.rejects
         var repairedCount = 0
@@ -226,6 +220,20 @@ public struct LinkPipeline {
             try SourceReader.read(options.addresses, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
                                   sink: RecordSink(expect: addresses.expect) { addresses.consume(&$0) })
         })
+    }
+
+    /// The box of every address and footprint, in stretches on the workers (a box of boxes is the
+    /// same in any order).
+    private static func extent(_ addresses: [AddressPoint], _ buildings: [Building], pool: WorkerPool) -> BBox {
+        let stretch = 65_536
+        let parts = pool.map((max(addresses.count, buildings.count) + stretch - 1) / stretch, chunkSize: 1) { _, c in
+            var box = BBox.empty
+            let part = c * stretch..<(c + 1) * stretch
+            for i in part.clamped(to: addresses.indices) { box.extend(addresses[i].location) }
+            for i in part.clamped(to: buildings.indices) { box.extend(buildings[i].footprint.bbox) }
+            return box
+        }
+        return parts.reduce(into: BBox.empty) { $0.extend($1) }
     }
 
     private func optionSummary() -> [String: String] {
