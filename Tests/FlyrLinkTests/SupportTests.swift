@@ -32,6 +32,35 @@ final class SupportTests: XCTestCase {
         XCTAssertEqual(SHA256.hash(long), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    func testFileBlocksAndFileHashCoverEveryByteOnce() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        var generator = SeededGenerator(seed: 7)
+        // Sizes around the block sizes used below and the 1 MiB default: empty, one byte, exact multiples, one past.
+        for size in [0, 1, 4095, 4096, 4097, (1 << 20) + 3, 5 << 19] {
+            let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let path = dir.appendingPathComponent("f\(size)").path
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+            XCTAssertEqual(SHA256.hashFile(path), SHA256.hash(bytes), "\(size) bytes")
+            for blockSize in [1, 4096, 1 << 20] where blockSize > 1 || size < 5000 {
+                var read: [UInt8] = [], blocks = 0, emptyAtEnd = false
+                try FileBlocks.forEach(path, blockSize: blockSize) { block in
+                    XCTAssertFalse(emptyAtEnd, "nothing after the empty block")
+                    XCTAssertLessThanOrEqual(block.count, blockSize)
+                    read += block
+                    blocks += 1
+                    emptyAtEnd = block.isEmpty
+                }
+                XCTAssertEqual(read, bytes, "\(size) bytes in blocks of \(blockSize)")
+                XCTAssertTrue(emptyAtEnd)
+                XCTAssertGreaterThanOrEqual(blocks, (size + blockSize - 1) / blockSize + 1)
+            }
+        }
+        XCTAssertNil(SHA256.hashFile(dir.appendingPathComponent("missing").path))
+        XCTAssertThrowsError(try FileBlocks.forEach(dir.appendingPathComponent("missing").path) { _ in }) { error in
+            XCTAssertTrue("\(error)".hasPrefix("cannot read "), "\(error)")
+        }
+    }
+
     func testOutputNumberIsFixedAndTrimmed() {
         XCTAssertEqual(OutputNumber.fixed(0.5, 3), "0.5")
         XCTAssertEqual(OutputNumber.fixed(12, 2), "12")

@@ -7,8 +7,6 @@ enum Gzip {
     /// Compresses the file at `source` into `destination` (created or truncated), in 1 MiB blocks,
     /// and syncs it to disk.
     static func compressFile(_ source: String, to destination: String, level: Int32 = 6) throws(OutputError) {
-        guard let input = FileHandle(forReadingAtPath: source) else { throw OutputError("cannot read \(source)") }
-        defer { try? input.close() }
         guard FileManager.default.createFile(atPath: destination, contents: nil),
               let output = FileHandle(forWritingAtPath: destination) else { throw OutputError("cannot create \(destination)") }
         defer { try? output.close() }
@@ -19,29 +17,24 @@ enum Gzip {
         }
         defer { deflateEnd(&stream) }
         var out = [UInt8](repeating: 0, count: 1 << 18)
-        var finished = false
-        while !finished {
-            let block = (try? input.read(upToCount: 1 << 20)) ?? nil
-            var bytes = [UInt8](block ?? Data())
-            let flush = bytes.isEmpty ? Z_FINISH : Z_NO_FLUSH
+        // Each block in (the last one empty), deflated until zlib has taken all of it.
+        try FileBlocks.forEach(source) { (block) throws(OutputError) in
+            let flush = block.isEmpty ? Z_FINISH : Z_NO_FLUSH
             var status = Z_OK
-            bytes.withUnsafeMutableBufferPointer { inBuf in
-                stream.next_in = inBuf.baseAddress
-                stream.avail_in = uInt(inBuf.count)
-                repeat {
-                    out.withUnsafeMutableBufferPointer { outBuf in
-                        stream.next_out = outBuf.baseAddress
-                        stream.avail_out = uInt(outBuf.count)
-                        status = deflate(&stream, flush)
-                    }
-                    let produced = out.count - Int(stream.avail_out)
-                    if produced > 0 { output.write(Data(out[0..<produced])) }
-                } while stream.avail_out == 0 && status != Z_STREAM_END
-                stream.next_in = nil
-            }
+            stream.next_in = UnsafeMutablePointer(mutating: block.baseAddress?.assumingMemoryBound(to: Bytef.self))
+            stream.avail_in = uInt(block.count)
+            repeat {
+                out.withUnsafeMutableBufferPointer { outBuf in
+                    stream.next_out = outBuf.baseAddress
+                    stream.avail_out = uInt(outBuf.count)
+                    status = deflate(&stream, flush)
+                }
+                let produced = out.count - Int(stream.avail_out)
+                if produced > 0 { output.write(Data(out[0..<produced])) }
+            } while stream.avail_out == 0 && status != Z_STREAM_END
+            stream.next_in = nil
             if status == Z_STREAM_ERROR { throw OutputError("zlib: compressing \(source) failed") }
-            finished = flush == Z_FINISH && status == Z_STREAM_END
-            if flush == Z_FINISH && !finished && status != Z_OK && status != Z_BUF_ERROR {
+            if flush == Z_FINISH && status != Z_STREAM_END {
                 throw OutputError("zlib: compressing \(source) failed (\(status))")
             }
         }

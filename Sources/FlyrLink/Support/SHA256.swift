@@ -56,12 +56,11 @@ struct SHA256: ~Copyable {
 
     /// Hex digest of a file's bytes, read in 1 MiB blocks; nil when it cannot be read.
     static func hashFile(_ path: String) -> String? {
-        guard let fh = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? fh.close() }
         var s = SHA256()
-        while true {
-            guard let data = try? fh.read(upToCount: 4 << 20), !data.isEmpty else { break }
-            data.withUnsafeBytes { s.update($0) }
+        do {
+            try FileBlocks.forEach(path) { s.update($0) }
+        } catch {
+            return nil
         }
         return hex(s.finish())
     }
