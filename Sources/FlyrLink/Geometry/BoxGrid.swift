@@ -17,7 +17,7 @@ public struct BoxGrid: Sendable {
     /// Per entry, whether its cell is the first column (bit 0) or first row (bit 1) its box lies
     /// in: a query reports an item from one cell only, and this answers which without
     /// recomputing the box's cells.
-    private let starts: [UInt8]
+    private let firsts: [UInt8]
     /// Items whose boxes span more than `maxSpan` cells in a direction (a footprint the size of a
     /// district), tested on every query instead of filling thousands of cells.
     private let oversized: [Int32]
@@ -80,7 +80,7 @@ public struct BoxGrid: Sendable {
         cellStart = starts
         self.items = items
         self.boxes = boxes
-        self.starts = firsts
+        self.firsts = firsts
         oversized = big
         oversizedBoxes = big.map { all[Int($0)] }
     }
@@ -126,7 +126,7 @@ public struct BoxGrid: Sendable {
             cellStart.withUnsafeBufferPointer { cellStart in
                 items.withUnsafeBufferPointer { items in
                     boxes.withUnsafeBufferPointer { boxes in
-                        starts.withUnsafeBufferPointer { firsts in
+                        self.firsts.withUnsafeBufferPointer { firsts in
                             guard !keys.isEmpty else { return }
                             for y in y0...y1 {
                                 let last = Self.key(x1, y)

@@ -24,12 +24,8 @@ enum Gzip {
             stream.next_in = UnsafeMutablePointer(mutating: block.baseAddress?.assumingMemoryBound(to: Bytef.self))
             stream.avail_in = uInt(block.count)
             repeat {
-                out.withUnsafeMutableBufferPointer { outBuf in
-                    stream.next_out = outBuf.baseAddress
-                    stream.avail_out = uInt(outBuf.count)
-                    status = deflate(&stream, flush)
-                }
-                let produced = out.count - Int(stream.avail_out)
+                let produced: Int
+                (status, produced) = step(&stream, into: &out) { deflate($0, flush) }
                 if produced > 0 { output.write(Data(out[0..<produced])) }
             } while stream.avail_out == 0 && status != Z_STREAM_END
             stream.next_in = nil
@@ -65,15 +61,24 @@ enum Gzip {
             stream.next_in = inBuf.baseAddress
             stream.avail_in = uInt(inBuf.count)
             repeat {
-                out.withUnsafeMutableBufferPointer { outBuf in
-                    stream.next_out = outBuf.baseAddress
-                    stream.avail_out = uInt(outBuf.count)
-                    status = inflate(&stream, Z_NO_FLUSH)
-                }
-                result += out[0..<(out.count - Int(stream.avail_out))]
+                let produced: Int
+                (status, produced) = step(&stream, into: &out) { inflate($0, Z_NO_FLUSH) }
+                result += out[0..<produced]
             } while status == Z_OK
         }
         guard status == Z_STREAM_END else { throw OutputError("\(name) is not a complete gzip stream") }
         return result
+    }
+
+    /// One call of `code` (deflate or inflate) writing into all of `out`: its status, and how many
+    /// bytes of `out` it filled.
+    private static func step(_ stream: inout z_stream, into out: inout [UInt8],
+                             _ code: (UnsafeMutablePointer<z_stream>) -> Int32) -> (status: Int32, produced: Int) {
+        let status = out.withUnsafeMutableBufferPointer { outBuf in
+            stream.next_out = outBuf.baseAddress
+            stream.avail_out = uInt(outBuf.count)
+            return code(&stream)
+        }
+        return (status, out.count - Int(stream.avail_out))
     }
 }
