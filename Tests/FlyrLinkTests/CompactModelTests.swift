@@ -35,6 +35,29 @@ final class CompactModelTests: XCTestCase {
         XCTAssertEqual(a.addressText, "2")
     }
 
+    func testAddressesOfABatchShareOneSlabAndKeepTheirOwnValues() {
+        var builder = PackedFields.Builder()
+        let batch: [[String?]] = [["12", "Main Street", nil, nil, nil, "1000", "Aarby"], [], [nil, nil], ["", String(repeating: "x", count: 300)], ["1"]]
+        for round in 0..<2 {  // the builder's buffer is reused for the next batch
+            let starts = batch.map { builder.append($0) }
+            XCTAssertNil(starts[1], "a row without values has no record")
+            XCTAssertNil(starts[2], "nor one of nils only")
+            let slab = builder.finish()
+            for (values, start) in zip(batch, starts) {
+                let shared = AddressPoint(id: "a\(round)", packed: PackedFields(slab, at: start), sourceRow: 1, location: Point2(x: 0, y: 0))
+                let own = AddressPoint(id: "a\(round)", values: values, sourceRow: 1, location: Point2(x: 0, y: 0))
+                XCTAssertEqual(shared.values, (0..<7).map { $0 < values.count ? values[$0] : nil })
+                XCTAssertEqual(shared, own, "equal by value, wherever the bytes are kept")
+                XCTAssertEqual(shared.hashValue, own.hashValue)
+            }
+        }
+        XCTAssertEqual(MemoryLayout<AddressPoint>.stride, 48)
+        var a = AddressPoint(id: "a", values: [], sourceRow: Int(Int32.max), location: Point2(x: 0, y: 0))
+        XCTAssertEqual(a.sourceRow, Int(Int32.max))
+        a.sourceRow = 5
+        XCTAssertEqual(a.sourceRow, 5)
+    }
+
     func testBuildingWithoutHeightOrLevelsEqualsItself() {
         let f = Footprint(polygons: [Polygon(rings: [[Point2(x: 0, y: 0), Point2(x: 1, y: 0), Point2(x: 1, y: 1), Point2(x: 0, y: 0)]])])
         let b = Building(id: "b", height: nil, levels: nil, sourceRow: 7, footprint: f)

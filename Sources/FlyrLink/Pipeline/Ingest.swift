@@ -71,11 +71,22 @@ struct Ingest {
         private var rejects: [Reject] = []
         /// Rows without an id of their own, with the values their content id is made from.
         private var unnamed: [(item: Int, content: [String?])] = []
+        /// Which of the values (`AddressField` order, less `id`) the rows keep; nil: all.
+        private let kept: [Bool]?
+        /// A batch's field records, made into one slab that its rows share.
+        private var fields = PackedFields.Builder()
+        private var batchRows: [(id: String, fields: UInt32?, row: Int, location: Point2)] = []
+
+        /// `keeping`: the fields the run reads or writes (nil: all); the others are dropped as they are read.
+        init(keeping: Set<AddressField>? = nil) {
+            kept = keeping.map { keep in AddressField.allCases.filter { $0 != .id }.map(keep.contains) }
+        }
 
         /// About `n` rows in all: room made once.
         func expect(_ n: Int) { items.reserveCapacity(n) }
 
         func consume(_ batch: inout [SourceTable.Record]) {
+            batchRows.removeAll(keepingCapacity: true)
             for r in batch.indices {
                 let rawID = batch[r].values[0], ordinal = batch[r].ordinal
                 let location: Point2
@@ -89,19 +100,25 @@ struct Ingest {
                     continue
                 }
                 // Taken from the record (no reference left, so trimming in place copies nothing);
-                // the address packs them into its own bytes.
+                // the batch's rows pack them into one slab.
                 var values: [String?] = []
                 swap(&values, &batch[r].values)
                 let id = rawID.map(trimmed) ?? ""
-                if id.isEmpty { unnamed.append((items.count, Array(values.dropFirst()))) }
+                // (A content id is made from every value, whichever the run keeps.)
+                if id.isEmpty { unnamed.append((items.count + batchRows.count, Array(values.dropFirst()))) }
                 values.removeFirst()
                 for k in values.indices {
+                    if let kept, !kept[k] { values[k] = nil; continue }
                     if let v = values[k] {
                         let t = trimmed(v)
                         values[k] = t.isEmpty ? nil : t
                     }
                 }
-                items.append(AddressPoint(id: id, values: values, sourceRow: ordinal, location: location))
+                batchRows.append((id, fields.append(values), ordinal, location))
+            }
+            let slab = fields.finish()
+            for row in batchRows {
+                items.append(AddressPoint(id: row.id, packed: PackedFields(slab, at: row.fields), sourceRow: row.row, location: row.location))
             }
         }
 

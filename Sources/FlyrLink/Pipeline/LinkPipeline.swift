@@ -27,9 +27,10 @@ public struct LinkPipeline {
         return value
     }
 
-    /// A links-only run into a directory writes no geometry: it keeps no lon/lat footprints of
-    /// buildings or unit slices (at 10M buildings those are gigabytes).
-    private var writesGeometry: Bool {
+    /// A links-only run into a directory writes no geometry and no address fields: it keeps no
+    /// lon/lat footprints of buildings or unit slices (at 10M buildings those are gigabytes), and
+    /// of the address fields only those linking reads (`AddressField.linking`).
+    private var writesRecords: Bool {
         options.only != .links || PostgresTarget.conninfo(from: options.outputDirectory) != nil
     }
 
@@ -58,7 +59,7 @@ public struct LinkPipeline {
             // Footprints nothing will write in lon/lat are moved out of the buildings and projected in place.
             var metric = [Footprint](repeating: .empty, count: buildingsIn.items.count)
             for i in metric.indices {
-                if writesGeometry { metric[i] = buildingsIn.items[i].footprint } else { swap(&metric[i], &buildingsIn.items[i].footprint) }
+                if writesRecords { metric[i] = buildingsIn.items[i].footprint } else { swap(&metric[i], &buildingsIn.items[i].footprint) }
             }
             frame.project(&metric, pool: pool)
             var keep = [Bool](repeating: true, count: metric.count)
@@ -84,7 +85,7 @@ public struct LinkPipeline {
                 let addressIn = inside.covering(addressPoints, pool: pool)
                 for i in keepAddress.indices where !addressIn[i] { keepAddress[i] = false; outsideAddresses += 1 }
             }
-            if !writesGeometry {
+            if !writesRecords {
                 for i in buildingsIn.items.indices { buildingsIn.items[i].footprint = .empty }
             }
             var buildings = buildingsIn.items
@@ -129,7 +130,7 @@ public struct LinkPipeline {
         let units: [UnitSlice] = stage(.split, clock) {
             guard options.units == .split else { return ([], "off") }
             let slices = TownhouseSplitter.split(scene: scene, links: &links, addresses: addresses, buildings: buildings, frame: frame,
-                                                 pool: pool, slicesInLonLat: writesGeometry)
+                                                 pool: pool, slicesInLonLat: writesRecords)
             return (slices, "\(slices.count) unit slices")
         }
 
@@ -188,7 +189,7 @@ public struct LinkPipeline {
         -> (Ingest.Result<Building>, Ingest.Result<AddressPoint>, Territory?, SourceSummary, SourceSummary) {
         // read: both layers at once (separate GDAL datasets), and the territory. Records go to
         // the ingest intakes in batches as they are read, so no layer is ever held as records.
-        let buildingIntake = Ingest.BuildingIntake(), addressIntake = Ingest.AddressIntake()
+        let buildingIntake = Ingest.BuildingIntake(), addressIntake = Ingest.AddressIntake(keeping: writesRecords ? nil : AddressField.linking)
         let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses",
                                                                  items: { $0.0.recordCount + $0.1.recordCount }) {
             let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }

@@ -30,7 +30,8 @@ public struct RunOptions: Sendable, Codable {
     public var units: UnitsMode = .split
     public var threads: Int = RunOptions.defaultThreads
     /// `.links`: links.csv, rejects.csv and report.json only; the run's buildings and unit slices
-    /// then carry no lon/lat footprints (nothing writes them).
+    /// then carry no lon/lat footprints, and its addresses only the fields linking reads
+    /// (`AddressField.linking`): nothing writes the rest.
     public var only: OutputSelection = .all
     public var fields = FieldMapping()
     public var parquetReader: ParquetReader = .auto
