@@ -1,21 +1,21 @@
 /// Marks accessory structures: small footprints (garages, sheds) with a much larger building close by.
 /// Such a footprint may still take an address that lies inside it, but not one it is merely nearest to.
 enum AccessoryClassifier {
-    static func classify(_ scene: MetricScene, options: LinkOptions, pool: WorkerPool) -> [Bool] {
+    static func classify(_ scene: MetricScene, index: FootprintIndex, options: LinkOptions, pool: WorkerPool) -> [Bool] {
         pool.map(scene.footprints.count, chunkSize: 2048) { _, i in
             let area = scene.areas[i]
             guard area < options.accessoryMaxArea else { return false }
-            let search = scene.boxes[i].expanded(by: options.accessoryRadius)
+            let search = index.boxes[i].expanded(by: options.accessoryRadius)
             // Only whether one larger footprint is within the radius matters: no list, no order, and
             // no exact distance where the boxes alone are farther apart (with a margin for rounding).
             let boxReach = options.accessoryRadius * (1 + 1e-9) + 1e-9
             let larger = max(2 * area, options.accessoryMaxArea)
             var found = false
-            let box = scene.boxes[i]
+            let box = index.boxes[i]
             // Footprints and areas read in place (see CandidateSearch.surroundings).
             scene.footprints.withUnsafeBufferPointer { footprints in
                 scene.areas.withUnsafeBufferPointer { areas in
-                    scene.index.search(search) { j, other in
+                    index.grid.search(search) { j, other in
                         guard !found, j != i, box.distance(to: other) <= boxReach, areas[j] >= larger else { return }
                         found = footprints[i].distance(to: footprints[j]) <= options.accessoryRadius
                     }

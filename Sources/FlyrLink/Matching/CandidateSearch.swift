@@ -23,7 +23,7 @@ enum CandidateSearch {
     /// are known, so a million candidate lists never exist at once. The surroundings are kept only
     /// for the addresses in `keep` (sticky links look at them again). Addresses are visited in
     /// spatially sorted chunks, so neighbours touch the same footprints while they are in cache.
-    static func proposals(_ scene: MetricScene, options: LinkOptions, accessory: [Bool], pool: WorkerPool,
+    static func proposals(_ scene: MetricScene, index: FootprintIndex, options: LinkOptions, accessory: [Bool], pool: WorkerPool,
                           keep: [Bool]? = nil) -> (proposals: [ProximityMatcher.Proposal?], kept: [Int: AddressSurroundings]) {
         let order = spatialOrder(scene.addressPoints, pool: pool)
         func search(_ slots: ResultSlots<ProximityMatcher.Proposal?>, keeping keptSlots: ResultSlots<AddressSurroundings?>?) {
@@ -31,7 +31,7 @@ enum CandidateSearch {
                 var near: [(bboxDistance: Double, building: Int)] = []
                 for k in stretch {
                     let a = order[k]
-                    let s = surroundings(of: a, scene: scene, options: options, accessory: accessory, scratch: &near)
+                    let s = surroundings(of: a, scene: scene, index: index, options: options, accessory: accessory, scratch: &near)
                     slots.set(a, ProximityMatcher.propose(s, accessory: accessory, options: options))
                     if let keep, let keptSlots { keptSlots.set(a, keep[a] ? s : nil) }
                 }
@@ -67,12 +67,12 @@ enum CandidateSearch {
     }
 
     /// `scratch` is the caller's buffer for the boxes within reach, reused from address to address.
-    static func surroundings(of a: Int, scene: MetricScene, options: LinkOptions, accessory: [Bool],
+    static func surroundings(of a: Int, scene: MetricScene, index: FootprintIndex, options: LinkOptions, accessory: [Bool],
                              scratch near: inout [(bboxDistance: Double, building: Int)]) -> AddressSurroundings {
         let p = scene.addressPoints[a]
         let reach = options.maxDistance
         near.removeAll(keepingCapacity: true)
-        scene.index.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: reach)) { b, box in
+        index.grid.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: reach)) { b, box in
             let d = box.distance(to: p)
             if d <= reach { near.append((d, b)) }
         }

@@ -102,15 +102,14 @@ public struct LinkPipeline {
             return ((buildings, metric, addresses, addressPoints), "frame \(frame.projString)")
         }
 
-        // index: the footprint tree and accessory structures.
-        let (scene, accessory) = stage(.index, clock, items: { $0.0.footprints.count }) {
-            let scene = MetricScene(addressPoints: points, addressKeys: HouseNumber.keys(addresses, pool: pool), footprints: footprints,
-                                    reach: options.link.maxDistance,
-                                    pool: pool)
+        // index: the footprint grid and accessory structures.
+        var (scene, footprintIndex, accessory) = stage(.index, clock, items: { $0.0.footprints.count }) {
+            let scene = MetricScene(addressPoints: points, addressKeys: HouseNumber.keys(addresses, pool: pool), footprints: footprints, pool: pool)
+            let index = FootprintIndex(footprints, reach: options.link.maxDistance, pool: pool)
             let accessory = options.link.strategy == .flyr
-                ? AccessoryClassifier.classify(scene, options: options.link, pool: pool)
+                ? AccessoryClassifier.classify(scene, index: index, options: options.link, pool: pool)
                 : [Bool](repeating: false, count: footprints.count)
-            return ((scene, accessory), "\(footprints.count) footprints, \(accessory.filter { $0 }.count) accessory")
+            return ((scene, Optional(index), accessory), "\(footprints.count) footprints, \(accessory.filter { $0 }.count) accessory")
         }
 
         // match
@@ -119,8 +118,9 @@ public struct LinkPipeline {
         var (links, unlinked) = stage(.match, clock, items: { $0.1.count }) {
             let previous = options.previousLinks.isEmpty ? nil
                 : StickyLinks.previousIndices(addressIDs: addresses.map(\.id), buildingIDs: buildings.map(\.id), links: options.previousLinks)
-            let (proposals, surroundings) = CandidateSearch.proposals(scene, options: options.link, accessory: accessory, pool: pool,
-                                                                     keep: previous.map { $0.map { $0 != nil } })
+            let (proposals, surroundings) = CandidateSearch.proposals(scene, index: footprintIndex!, options: options.link, accessory: accessory,
+                                                                     pool: pool, keep: previous.map { $0.map { $0 != nil } })
+            footprintIndex = nil  // the searches are done: the decisions and the split need room, not the grid
             let (links, unlinked) = ProximityMatcher.decide(scene, proposals: consume proposals, surroundings: surroundings, accessory: accessory,
                                                             options: options.link, previous: previous, pool: pool)
             return ((links, unlinked), "\(links.count) of \(unlinked.count) linked")
