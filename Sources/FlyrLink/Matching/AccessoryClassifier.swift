@@ -5,13 +5,13 @@ enum AccessoryClassifier {
         pool.map(scene.footprints.count, chunkSize: 2048) { _, i in
             let area = scene.areas[i]
             guard area < options.accessoryMaxArea else { return false }
-            let search = index.boxes[i].expanded(by: options.accessoryRadius)
+            let box = scene.footprints[i].bbox
+            let search = box.expanded(by: options.accessoryRadius)
             // Only whether one larger footprint is within the radius matters: no list, no order, and
             // no exact distance where the boxes alone are farther apart (with a margin for rounding).
             let boxReach = options.accessoryRadius * (1 + 1e-9) + 1e-9
             let larger = max(2 * area, options.accessoryMaxArea)
             var found = false
-            let box = index.boxes[i]
             // Footprints and areas read in place (see CandidateSearch.surroundings).
             scene.footprints.withUnsafeBufferPointer { footprints in
                 scene.areas.withUnsafeBufferPointer { areas in

@@ -21,19 +21,18 @@ final class MetricScene: Sendable {
     }
 }
 
-/// The footprints' boxes and the grid over them, built once: what the accessory classification and
-/// the candidate search look things up in. Held apart from the scene so that a run drops it once
-/// the searches are done (at 1M buildings 70 MB, beside the decisions' and the split's arrays).
+/// The grid over the footprints' boxes, built once: what the accessory classification and the
+/// candidate search look things up in. Held apart from the scene so that a run drops it once the
+/// searches are done (at 1M buildings 37 MB, beside the decisions' and the split's arrays).
 final class FootprintIndex: Sendable {
-    let boxes: [BBox]
     let grid: BoxGrid
 
     /// `reach`: how far the searches look around a point (the maximum link distance): the grid's
     /// cells are twice that, the side of an address's search box, so a search reads about four
-    /// cells (measured at 1M buildings: 80 m and 160 m cells alike, 20 m slower).
+    /// cells (measured at 1M buildings: 80 m and 160 m cells alike, 20 m slower). The boxes are
+    /// kept only in the grid's entries (the classification takes a footprint's own from its points).
     init(_ footprints: [Footprint], reach: Double = LinkOptions.defaultMaxDistance, pool: WorkerPool = WorkerPool(threads: 1)) {
         let boxes = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].bbox }
-        self.boxes = boxes
         grid = BoxGrid(boxes: boxes, cellSize: max(2 * reach, 1), pool: pool)
     }
 }
