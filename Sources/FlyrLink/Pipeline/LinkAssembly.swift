@@ -39,18 +39,18 @@ enum LinkAssembly {
         }
         // Each address's link, and the reason of those without: made on the workers (at 10M
         // addresses, hundreds of megabytes of fresh pages each).
-        var linkOfAddress = pool.map(addresses.count, chunkSize: 65_536) { _, _ -> Int? in nil }
+        var linkOfAddress = pool.map(addresses.count, chunkSize: 65_536) { _, _ in Int32(-1) }
         linkOfAddress.withUnsafeMutableBufferPointer { buffer in
             let shared = UncheckedBox(buffer)
             pool.forEachRange(ordered.count, chunkSize: 65_536) { stretch in
-                for i in stretch { shared.value[ordered[i].addressIndex] = i }
+                for i in stretch { shared.value[ordered[i].addressIndex] = Int32(i) }
             }
         }
         run.links = ordered
         run.buildingLinkStart = start
-        run.unlinkedReason = pool.map(addresses.count, chunkSize: 65_536) { [linkOfAddress] _, a in
-            linkOfAddress[a] == nil ? (unlinked[a]?.rawValue ?? "unlinked") : nil
-        }
-        run.linkOfAddress = linkOfAddress
+        run.unlinkedReason = UnlinkedReasons(pool.map(addresses.count, chunkSize: 65_536) { [linkOfAddress] _, a in
+            linkOfAddress[a] < 0 ? UnlinkedReasons.code(unlinked[a]) : UnlinkedReasons.linked
+        })
+        run.linkOfAddress = LinkOfAddress(linkOfAddress)
     }
 }

@@ -141,7 +141,7 @@ public struct LinkPipeline {
         var result: LinkRun = stage(.assemble, clock, items: { $0.links.count }) {
             let campaign = options.resolvedCampaignID
             var result = LinkRun(options: options, campaignID: campaign, frame: frame, addresses: addresses, buildings: buildings,
-                                 links: [], linkOfAddress: [], unlinkedReason: [], buildingLinkStart: [], units: units,
+                                 links: [], linkOfAddress: LinkOfAddress(), unlinkedReason: UnlinkedReasons(), buildingLinkStart: [], units: units,
                                  rejects: addressesIn.rejects + buildingRejects,
                                  report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
                                                    run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))

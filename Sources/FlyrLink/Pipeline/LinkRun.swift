@@ -9,9 +9,9 @@ public struct LinkRun: Sendable {
     /// Sorted by building (input order), then primary first, then house number.
     public var links: [Link]
     /// Index into `links` for each address, nil when unlinked.
-    public var linkOfAddress: [Int?]
+    public var linkOfAddress: LinkOfAddress
     /// For each unlinked address, why.
-    public var unlinkedReason: [String?]
+    public var unlinkedReason: UnlinkedReasons
     /// Where each building's links start in `links` (they are contiguous, primary first); one
     /// more entry than buildings. See `linksOfBuilding(_:)`.
     public var buildingLinkStart: [Int]
