@@ -30,14 +30,16 @@ enum IDOrder {
         }
     }
 
-    /// `ids` in byte order of the ids, each with its index; equal ids keep their index order.
-    static func sorted(_ ids: [String]) -> [Keyed] {
-        var keyed = [Keyed](unsafeUninitializedCapacity: ids.count) { buffer, initialized in
-            for i in ids.indices {
-                let (hi, lo) = key(ids[i])
+    /// Indices `0..<count` in byte order of their ids (`id(i)`), each with its first 16 bytes;
+    /// equal ids keep their index order. The ids are read where they are (at 10M rows an array
+    /// of them was 160 MB of fresh pages); ids sharing their first 16 bytes are read again.
+    static func sorted(count: Int, id: (Int) -> String) -> [Keyed] {
+        var keyed = [Keyed](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for i in 0..<count {
+                let (hi, lo) = key(id(i))
                 buffer.initializeElement(at: i, to: Keyed(hi: hi, lo: lo, index: Int32(i)))
             }
-            initialized = ids.count
+            initialized = count
         }
         // (The row breaks ties, so the order is total. The standard sort finds runs: a source
         // already in id order costs one pass.)
@@ -50,7 +52,7 @@ enum IDOrder {
             while upper < keyed.count, keyed[upper].samePrefix(keyed[lower]) { upper += 1 }
             if upper - lower > 1 {
                 keyed[lower..<upper].sort { a, b in
-                    let x = ids[Int(a.index)], y = ids[Int(b.index)]
+                    let x = id(Int(a.index)), y = id(Int(b.index))
                     if x.utf8.elementsEqual(y.utf8) { return a.index < b.index }
                     return precedes(x, y)
                 }
@@ -58,11 +60,6 @@ enum IDOrder {
             lower = upper
         }
         return keyed
-    }
-
-    /// Indices of `ids` in byte order of the ids; equal ids keep their index order.
-    static func sortedIndices(_ ids: [String]) -> [Int] {
-        sorted(ids).map { Int($0.index) }
     }
 
     /// `items` (in source row order) put in id order, with every repeat of an id made a reject
@@ -73,16 +70,15 @@ enum IDOrder {
     /// before it; at 10M rows that walk was half the ingest stage.
     static func sortUnique<T: Ingest.Identified>(_ items: inout [T], layer: String, rejects: inout [Reject]) {
         // (Through the protocol, not key paths: a key path per row is a runtime call.)
-        let ids = items.map { $0.id }
         func row(_ item: T) -> Int { item.sourceRow }
-        let keyed = sorted(ids)
+        let keyed = sorted(count: items.count) { items[$0].id }
         // In id order, a repeat is an id equal to the one before it (ties keep source order).
         var repeated = [Bool](repeating: false, count: keyed.count)
         var first = 0, repeats = 0
         for k in keyed.indices {
             let i = Int(keyed[k].index)
-            if k > 0, keyed[k - 1].samePrefix(keyed[k]), ids[Int(keyed[k - 1].index)].utf8.elementsEqual(ids[i].utf8) {
-                rejects.append(Reject(layer: layer, sourceRow: row(items[i]), id: ids[i], reason: "duplicate id (first at row \(row(items[first])))"))
+            if k > 0, keyed[k - 1].samePrefix(keyed[k]), items[Int(keyed[k - 1].index)].id.utf8.elementsEqual(items[i].id.utf8) {
+                rejects.append(Reject(layer: layer, sourceRow: row(items[i]), id: items[i].id, reason: "duplicate id (first at row \(row(items[first])))"))
                 repeated[k] = true
                 repeats += 1
                 continue

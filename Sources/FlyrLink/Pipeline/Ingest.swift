@@ -125,16 +125,21 @@ struct Ingest {
         /// Brings the points to lon/lat, rejects those outside the CRS's range, names the rows
         /// without ids and orders everything by id.
         func finish(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<AddressPoint> {
-            let source = items.map(\.location)
-            let (points, crs, assumed) = try toLonLat(source, table: table, pool: pool)
+            let (_, crs, assumed) = try transformer(for: table, sample: items.prefix(1000).map(\.location))
+            // Points already in lon/lat keep their exact input values, where they are; the others
+            // are projected, their source coordinates kept for the rejects' text.
+            var source: [Point2] = []
+            if !CRSInfo.isWGS84(crs) {
+                source = items.map(\.location)
+                let (points, _, _) = try toLonLat(source, table: table, pool: pool)
+                for k in items.indices { items[k].location = points[k] }
+            }
             var outside = [Bool](repeating: false, count: items.count)
-            for k in items.indices {
-                items[k].location = points[k]
-                if !inRange(points[k]) {
-                    outside[k] = true
-                    rejects.append(Reject(layer: layer, sourceRow: items[k].sourceRow, id: items[k].id.isEmpty ? nil : items[k].id,
-                                          reason: "coordinates (\(source[k].x), \(source[k].y)) outside the valid range of its CRS"))
-                }
+            for k in items.indices where !inRange(items[k].location) {
+                outside[k] = true
+                let p = source.isEmpty ? items[k].location : source[k]
+                rejects.append(Reject(layer: layer, sourceRow: items[k].sourceRow, id: items[k].id.isEmpty ? nil : items[k].id,
+                                      reason: "coordinates (\(p.x), \(p.y)) outside the valid range of its CRS"))
             }
             var ids = IDRegistry(layer: layer)
             for (k, content) in unnamed where !outside[k] {
