@@ -25,6 +25,27 @@ final class SupportTests: XCTestCase {
         } }
     }
 
+    func testUUIDBytesGiveBackTheTextTheyWereMadeFrom() {
+        let parts = ["", "unit", "b0000001", "Ærøskøbing Gade 7", String(repeating: "x", count: 123)]
+        for a in parts { for b in parts {
+            let id = UUIDv5.makeBytes(parts: ["unit", a, b])
+            XCTAssertEqual(id.text, UUIDv5.make(parts: ["unit", a, b]))
+            XCTAssertEqual(UUIDBytes(text: id.text), id)
+            var out: [UInt8] = Array("u,".utf8)
+            id.appendText(to: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), "u," + id.text)
+        } }
+        // Every bit of both halves in its place (high and low bits set, in and out of order).
+        for text in ["00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff", "0123abcd-89ef-4567-89ab-cdef01234567"] {
+            XCTAssertEqual(UUIDBytes(text: text)?.text, text)
+        }
+        XCTAssertEqual(UUIDBytes(text: "0123ABCD-89EF-4567-89AB-CDEF01234567")?.text, "0123abcd-89ef-4567-89ab-cdef01234567")
+        XCTAssertNil(UUIDBytes(text: "not-a-uuid"))
+        let unit = UnitSlice(id: "0123abcd-89ef-4567-89ab-cdef01234567", buildingIndex: 7, addressIndex: 1_500_000_000, unitIndex: 2, footprint: .empty)
+        XCTAssertEqual(unit.id, "0123abcd-89ef-4567-89ab-cdef01234567")
+        XCTAssertEqual([unit.buildingIndex, unit.addressIndex, unit.unitIndex], [7, 1_500_000_000, 2])
+    }
+
     func testSHA256KnownVectors() {
         XCTAssertEqual(SHA256.hash(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         XCTAssertEqual(SHA256.hash([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")

@@ -43,7 +43,7 @@ public enum RunWriter {
                     b.append(contentsOf: campaign); b.append(comma)
                     CSVWriter.appendField(run.buildings[l.buildingIndex].id, to: &b); b.append(comma)
                     CSVWriter.appendField(run.addresses[l.addressIndex].id, to: &b); b.append(comma)
-                    if let u = l.unitIndex { CSVWriter.appendField(run.units[u].id, to: &b) }
+                    if let u = l.unitIndex { run.units[u].appendID(to: &b) }  // hex and dashes: never quoted
                     b.append(comma)
                     b.append(contentsOf: l.method.rawValue.utf8); b.append(comma)
                     b.append(contentsOf: (l.isPrimary ? "true" : "false").utf8); b.append(comma)

@@ -40,18 +40,47 @@ public struct LinkRun: Sendable {
 
 /// One townhouse unit: a slice of its building for one address.
 public struct UnitSlice: Sendable, Hashable {
-    public var id: String
-    public var buildingIndex: Int
-    public var addressIndex: Int
-    public var unitIndex: Int
+    /// The id as 16 bytes (its text is made when it is written), the indices as 32 bits: a run
+    /// holds one slice per townhouse unit, and a 36-character id string was a heap allocation each.
+    private var uuid: UUIDBytes
+    private var storedBuilding: Int32
+    private var storedAddress: Int32
+    private var storedUnit: Int32
     /// In EPSG:4326.
     public var footprint: Footprint
 
+    /// `id`: a UUID (unit ids are UUIDv5s of the building and the address).
     public init(id: String, buildingIndex: Int, addressIndex: Int, unitIndex: Int, footprint: Footprint) {
-        self.id = id
-        self.buildingIndex = buildingIndex
-        self.addressIndex = addressIndex
-        self.unitIndex = unitIndex
+        guard let uuid = UUIDBytes(text: id) else { preconditionFailure("a unit id is a UUID, not \(id)") }
+        self.init(uuid: uuid, buildingIndex: buildingIndex, addressIndex: addressIndex, unitIndex: unitIndex, footprint: footprint)
+    }
+
+    init(uuid: UUIDBytes, buildingIndex: Int, addressIndex: Int, unitIndex: Int, footprint: Footprint) {
+        self.uuid = uuid
+        storedBuilding = Int32(buildingIndex)
+        storedAddress = Int32(addressIndex)
+        storedUnit = Int32(unitIndex)
         self.footprint = footprint
+    }
+
+    /// The unit's id, as text.
+    public var id: String { uuid.text }
+
+    /// `id` appended to `out` as text, with no string made (links.csv writes one per unit).
+    func appendID(to out: inout [UInt8]) { uuid.appendText(to: &out) }
+
+    public var buildingIndex: Int {
+        get { Int(storedBuilding) }
+        set { storedBuilding = Int32(newValue) }
+    }
+
+    public var addressIndex: Int {
+        get { Int(storedAddress) }
+        set { storedAddress = Int32(newValue) }
+    }
+
+    public var unitIndex: Int {
+        get { Int(storedUnit) }
+        set { storedUnit = Int32(newValue) }
     }
 }

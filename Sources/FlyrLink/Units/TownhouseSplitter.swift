@@ -13,7 +13,7 @@ enum TownhouseSplitter {
         /// Slice footprints in lon/lat, same order (empty footprints when not asked for).
         var slices: [Footprint]
         /// Unit ids, same order.
-        var ids: [String]
+        var ids: [UUIDBytes]
     }
 
     static func split(scene: MetricScene, links: inout [Link], addresses: [AddressPoint], buildings: [Building],
@@ -38,7 +38,7 @@ enum TownhouseSplitter {
             } else {
                 lonLat = order.addresses.map { _ in .empty }
             }
-            let ids = order.addresses.map { UUIDv5.make(parts: ["unit", buildings[b].id, addresses[$0].id]) }
+            let ids = order.addresses.map { UUIDv5.makeBytes(parts: ["unit", buildings[b].id, addresses[$0].id]) }
             return Plan(building: b, addresses: order.addresses, slices: lonLat, ids: ids)
         }
         // Units in plan order (buildings ascending), each plan's at its own offset, and each
@@ -54,7 +54,7 @@ enum TownhouseSplitter {
                         guard let plan = plans[k] else { continue }
                         for (j, a) in plan.addresses.enumerated() {
                             shared.value[a] = Int32(firstUnit[k] + j)
-                            slots.set(firstUnit[k] + j, UnitSlice(id: plan.ids[j], buildingIndex: plan.building, addressIndex: a,
+                            slots.set(firstUnit[k] + j, UnitSlice(uuid: plan.ids[j], buildingIndex: plan.building, addressIndex: a,
                                                                   unitIndex: j, footprint: plan.slices[j]))
                         }
                     }
