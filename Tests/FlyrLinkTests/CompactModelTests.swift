@@ -58,6 +58,22 @@ final class CompactModelTests: XCTestCase {
         XCTAssertEqual(a.sourceRow, 5)
     }
 
+    func testVerdictsAndHouseKeysKeepWhatTheyWereGiven() {
+        for reason in ProximityMatcher.UnlinkedReason.allCases {
+            XCTAssertEqual(ProximityMatcher.Verdict(confidence: 0.3, unlinked: reason).unlinked, reason)
+        }
+        for c in [0.0, 0.5, 0.731, 1.0] {
+            let v = ProximityMatcher.Verdict(confidence: c, unlinked: nil)
+            XCTAssertNil(v.unlinked)
+            XCTAssertEqual(v.confidence, c)
+        }
+        XCTAssertEqual(MemoryLayout<ProximityMatcher.Verdict>.stride, 8)
+        let key = HouseNumber.houseKey(street: "Main Street", number: "1")!
+        let keys: HouseKeys = [nil, key, HouseKey(first: 0, second: 1)]
+        XCTAssertEqual(Array(keys), [nil, key, HouseKey(first: 0, second: 1)])
+        XCTAssertNotEqual(HouseKey.Hasher().finish(), HouseKey.none, "no text hashes to the stored nil")
+    }
+
     func testBuildingWithoutHeightOrLevelsEqualsItself() {
         let f = Footprint(polygons: [Polygon(rings: [[Point2(x: 0, y: 0), Point2(x: 1, y: 0), Point2(x: 1, y: 1), Point2(x: 0, y: 0)]])])
         let b = Building(id: "b", height: nil, levels: nil, sourceRow: 7, footprint: f)

@@ -59,14 +59,14 @@ enum HouseNumber {
 
     /// `key` of every address as a `HouseKey`, computed on the workers. Only equality is ever
     /// asked of keys, and a million key strings held through the run were 70 MB.
-    static func keys(_ addresses: [AddressPoint], pool: WorkerPool) -> [HouseKey?] {
-        addresses.withUnsafeBufferPointer { addresses in
+    static func keys(_ addresses: [AddressPoint], pool: WorkerPool) -> HouseKeys {
+        HouseKeys(addresses.withUnsafeBufferPointer { addresses in
             pool.map(addresses.count, chunkSize: 16_384) { _, i in
                 addresses[i].withUTF8(.streetName) { street in
-                    addresses[i].withUTF8(.houseNumber) { number in houseKey(street: street, number: number) }
+                    addresses[i].withUTF8(.houseNumber) { number in houseKey(street: street, number: number) ?? .none }
                 }
             }
-        }
+        })
     }
 
     /// `key` hashed straight from the text (no key string is made for ASCII text).
@@ -127,6 +127,9 @@ struct HouseKey: Hashable, Sendable {
     let first: UInt64
     let second: UInt64
 
+    /// No key (no house number), where keys are stored without optionals (`HouseKeys`).
+    static let none = HouseKey(first: 0, second: 0)
+
     struct Hasher {
         private var a: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
         private var b: UInt64 = 0x6a09_e667_f3bc_c909
@@ -139,8 +142,10 @@ struct HouseKey: Hashable, Sendable {
             count += 1
         }
 
+        /// Never `HouseKey.none` (a key that would hash to it is moved by one: odds of 2^-128 either way).
         func finish() -> HouseKey {
-            HouseKey(first: Self.mix(a ^ count), second: Self.mix(b &+ count))
+            let key = HouseKey(first: Self.mix(a ^ count), second: Self.mix(b &+ count))
+            return key == .none ? HouseKey(first: 0, second: 1) : key
         }
 
         /// MurmurHash3's 64-bit finaliser.
@@ -153,5 +158,23 @@ struct HouseKey: Hashable, Sendable {
             k ^= k >> 33
             return k
         }
+    }
+}
+
+/// Each address's house key, nil for an address without a house number: 16 bytes per address
+/// (`HouseKey.none` for nil) where `[HouseKey?]` took 24.
+struct HouseKeys: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+    private var keys: [HouseKey]
+
+    init(_ keys: [HouseKey]) { self.keys = keys }
+
+    init(arrayLiteral elements: HouseKey?...) { keys = elements.map { $0 ?? .none } }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { keys.count }
+
+    subscript(address: Int) -> HouseKey? {
+        let key = keys[address]
+        return key == .none ? nil : key
     }
 }

@@ -4,11 +4,11 @@
 final class MetricScene: Sendable {
     let addressPoints: [Point2]
     /// `HouseNumber.keys` of the addresses: equal for the same house.
-    let addressKeys: [HouseKey?]
+    let addressKeys: HouseKeys
     let footprints: [Footprint]
     let areas: [Double]
 
-    init(addressPoints: [Point2], addressKeys: [HouseKey?], footprints: [Footprint], pool: WorkerPool = WorkerPool(threads: 1)) {
+    init(addressPoints: [Point2], addressKeys: HouseKeys, footprints: [Footprint], pool: WorkerPool = WorkerPool(threads: 1)) {
         self.addressPoints = addressPoints
         self.addressKeys = addressKeys
         self.footprints = footprints

@@ -40,10 +40,25 @@ enum ProximityMatcher {
         var coveringCount: Int { Int(storedCoveringCount) }
     }
 
-    /// What became of an address's proposal: its confidence, or why it stays unlinked.
+    /// What became of an address's proposal: its confidence, or why it stays unlinked. In one
+    /// double (an unlinked address's confidence is never read: its reason is kept instead, as a
+    /// negative code), 8 bytes instead of 16 per address while the decisions are made.
     struct Verdict: Sendable {
-        var confidence: Double
-        var unlinked: UnlinkedReason?
+        private let stored: Double
+
+        init(confidence: Double, unlinked: UnlinkedReason?) {
+            guard let unlinked else {
+                precondition(confidence >= 0, "a confidence is not negative")
+                stored = confidence
+                return
+            }
+            stored = -1 - Double(UnlinkedReason.allCases.firstIndex(of: unlinked)!)
+        }
+
+        var unlinked: UnlinkedReason? { stored < 0 ? UnlinkedReason.allCases[Int(-1 - stored)] : nil }
+
+        /// Of a linked address.
+        var confidence: Double { stored }
     }
 
     /// The links made (in address order) and each address's reason when it has none.
