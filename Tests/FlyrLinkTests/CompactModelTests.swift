@@ -90,6 +90,8 @@ final class CompactModelTests: XCTestCase {
         c.levels = Int(Int32.max) + 1
         XCTAssertNil(c.levels, "a levels count beyond 32 bits is none")
         XCTAssertEqual(c.sourceRow, 7)
+        XCTAssertEqual(MemoryLayout<Footprint>.stride, 16, "points and one array of ring and polygon ends")
+        XCTAssertEqual(MemoryLayout<Building>.stride, 48)
     }
 
     func testLinkKeepsIndicesAndUnit() {

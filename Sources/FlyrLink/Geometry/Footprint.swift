@@ -12,16 +12,27 @@ public struct Polygon: Sendable, Hashable {
 
 /// A building footprint: one or more polygons (a MultiPolygon when more than one), stored flat:
 /// every ring's points in one array, with ring and polygon boundaries beside it. The usual footprint
-/// (one polygon, one ring) is a single allocation: the boundary arrays are then empty, and cost
+/// (one polygon, one ring) is a single allocation: the boundary array is then empty, and costs
 /// nothing. A million footprints as nested arrays were three allocations each, and most of the
 /// run's memory and reference counting.
 public struct Footprint: Sendable, Hashable {
     /// Every ring's points, ring after ring; each ring closed (first point repeated last).
     public private(set) var points: [Point2]
-    /// End (exclusive) in `points` of every ring; empty when there is exactly one non-empty ring.
-    private var ringEnds: [Int32]
-    /// End (exclusive) ring number of every polygon; empty when there is exactly one polygon with rings.
-    private var polygonEnds: [Int32]
+    /// The ring and polygon boundaries in one array (16 bytes a footprint, not 24: a run holds
+    /// two per building): empty when both are, else the number of ring ends, the ring ends, then
+    /// the polygon ends. Ring ends: end (exclusive) in `points` of every ring; none when there is
+    /// exactly one non-empty ring. Polygon ends: end (exclusive) ring number of every polygon;
+    /// none when there is exactly one polygon with rings.
+    private var ends: [Int32]
+
+    private var ringEndCount: Int { ends.isEmpty ? 0 : Int(ends[0]) }
+    private func ringEnd(_ r: Int) -> Int { Int(ends[1 + r]) }
+    private var polygonEndCount: Int { ends.isEmpty ? 0 : ends.count - 1 - Int(ends[0]) }
+    private func polygonEnd(_ p: Int) -> Int { Int(ends[1 + Int(ends[0]) + p]) }
+
+    private static func ends(rings: [Int32], polygons: [Int32]) -> [Int32] {
+        rings.isEmpty && polygons.isEmpty ? [] : [Int32(rings.count)] + rings + polygons
+    }
 
     public init(polygons: [Polygon]) {
         var pts: [Point2] = []
@@ -37,8 +48,7 @@ public struct Footprint: Sendable, Hashable {
         if rEnds.count == 1, !pts.isEmpty { rEnds = [] }
         if pEnds.count == 1, pEnds[0] > 0 { pEnds = [] }
         points = pts
-        ringEnds = rEnds
-        polygonEnds = pEnds
+        ends = Self.ends(rings: rEnds, polygons: pEnds)
     }
 
     /// From the flat form itself: `ringEnds` ends every ring in `points`, `polygonEnds` every
@@ -50,28 +60,29 @@ public struct Footprint: Sendable, Hashable {
         precondition(ringEnds.last.map(Int.init) ?? points.count == points.count && polygonEnds.last.map(Int.init) ?? rings == rings,
                      "ring and polygon ends must cover the points")
         self.points = points
-        self.ringEnds = ringEnds.count == 1 && !points.isEmpty ? [] : ringEnds
-        self.polygonEnds = polygonEnds.count == 1 && polygonEnds[0] > 0 ? [] : polygonEnds
+        ends = Self.ends(rings: ringEnds.count == 1 && !points.isEmpty ? [] : ringEnds,
+                         polygons: polygonEnds.count == 1 && polygonEnds[0] > 0 ? [] : polygonEnds)
     }
 
     /// No polygons.
     public static var empty: Footprint { Footprint(polygons: []) }
 
-    public var ringCount: Int { ringEnds.isEmpty ? (points.isEmpty ? 0 : 1) : ringEnds.count }
-    public var polygonCount: Int { polygonEnds.isEmpty ? (ringCount > 0 ? 1 : 0) : polygonEnds.count }
+    public var ringCount: Int { ringEndCount == 0 ? (points.isEmpty ? 0 : 1) : ringEndCount }
+    public var polygonCount: Int { polygonEndCount == 0 ? (ringCount > 0 ? 1 : 0) : polygonEndCount }
 
     /// Where ring `r` (numbered across all polygons) lies in `points`.
     @inline(__always)
     public func ringRange(_ r: Int) -> Range<Int> {
-        let start = r == 0 ? 0 : Int(ringEnds[r - 1])
-        return start..<(ringEnds.isEmpty ? points.count : Int(ringEnds[r]))
+        guard !ends.isEmpty else { return 0..<points.count }  // the usual footprint
+        let start = r == 0 ? 0 : ringEnd(r - 1)
+        return start..<(ringEndCount == 0 ? points.count : ringEnd(r))
     }
 
     /// The rings of polygon `p`: its shell first, then its holes.
     @inline(__always)
     public func ringsOfPolygon(_ p: Int) -> Range<Int> {
-        let start = p == 0 ? 0 : Int(polygonEnds[p - 1])
-        return start..<(polygonEnds.isEmpty ? ringCount : Int(polygonEnds[p]))
+        let start = p == 0 ? 0 : polygonEnd(p - 1)
+        return start..<(polygonEndCount == 0 ? ringCount : polygonEnd(p))
     }
 
     /// The nested form, for code that builds or reshapes polygons; hot paths use the ranges.
@@ -92,7 +103,7 @@ public struct Footprint: Sendable, Hashable {
     /// The box of the shells (holes lie inside them).
     public var bbox: BBox {
         var b = BBox.empty
-        if ringEnds.isEmpty {
+        if ringEndCount == 0 {
             for p in points { b.extend(p) }
             return b
         }
