@@ -41,7 +41,7 @@ public struct LinkPipeline {
 
         // read and ingest; of the source tables only their summaries stay.
         var (buildingsIn, addressesIn, territory, buildingSource, addressSource) = try readAndIngest(clock, pool)
-        HeapTrim.returnFreedMemory()  // the records read are gone; their pages need not stay resident
+        HeapTrim.returnFreedMemory()  // and what the ordering freed
         // The report's input fingerprints, hashed on a spare thread while the stages run: the files
         // were just read (their pages are cached), and the stages leave a core idle now and then.
         let fingerprinting = DispatchGroup()
@@ -197,6 +197,8 @@ public struct LinkPipeline {
             return ((tables.0, tables.1, territory), "\(tables.0.recordCount) buildings, \(tables.1.recordCount) addresses")
         }
         // ingest: bring the accepted rows to lon/lat, name and order them.
+        // The records read are gone: their pages need not stay resident beside the ordering's arrays.
+        HeapTrim.returnFreedMemory()
         let (b, a) = try stage(.ingest, clock, items: { $0.0.items.count + $0.1.items.count }) {
             // The two layers are finished at once, one thread each (sorting a layer by id is one
             // thread's work); each gets its own one-thread pool, as a pool serves one caller at a time.
