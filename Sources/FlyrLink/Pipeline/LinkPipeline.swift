@@ -55,7 +55,7 @@ public struct LinkPipeline {
         var repairedCount = 0
         var outsideBuildings = 0
         var outsideAddresses = 0
-        let (buildings, footprints, addresses, points) = try stage(.ingest, clock, "metric frame") {
+        let (buildings, footprints, addresses, points) = stage(.ingest, clock, "metric frame") {
             // Footprints nothing will write in lon/lat are moved out of the buildings and projected in place.
             var metric = [Footprint](repeating: .empty, count: buildingsIn.items.count)
             for i in metric.indices {
@@ -103,14 +103,15 @@ public struct LinkPipeline {
         }
 
         // index: the footprint grid and accessory structures.
-        var (scene, footprintIndex, accessory) = stage(.index, clock, items: { $0.0.footprints.count }) {
+        let (scene, index, accessory) = stage(.index, clock, items: { $0.0.footprints.count }) {
             let scene = MetricScene(addressPoints: points, addressKeys: HouseNumber.keys(addresses, pool: pool), footprints: footprints, pool: pool)
             let index = FootprintIndex(footprints, reach: options.link.maxDistance, pool: pool)
             let accessory = options.link.strategy == .flyr
                 ? AccessoryClassifier.classify(scene, index: index, options: options.link, pool: pool)
                 : [Bool](repeating: false, count: footprints.count)
-            return ((scene, Optional(index), accessory), "\(footprints.count) footprints, \(accessory.filter { $0 }.count) accessory")
+            return ((scene, index, accessory), "\(footprints.count) footprints, \(accessory.filter { $0 }.count) accessory")
         }
+        var footprintIndex: FootprintIndex? = consume index  // dropped once the candidate search is done
 
         // match
         // The decisions are kept only as links and reasons (a verdict per address, not a link:
