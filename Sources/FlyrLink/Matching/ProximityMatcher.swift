@@ -12,7 +12,7 @@ enum ProximityMatcher {
     /// Stored in 48 bytes, not 64 (one per address, all held while the decisions are made): the
     /// building and covering count as 32-bit, no alternative as NaN.
     struct Proposal: Sendable {
-        private var storedBuilding: Int32
+        @Int32Backed var building: Int
         private var storedCoveringCount: Int32
         var distance: Double
         var nearestPoint: Point2
@@ -21,17 +21,12 @@ enum ProximityMatcher {
 
         init(building: Int, method: MatchMethod, distance: Double, nearestPoint: Point2, alternativeDistance: Double?,
              coveringCount: Int) {
-            storedBuilding = Int32(building)
+            self.building = building
             storedCoveringCount = Int32(clamping: coveringCount)
             self.distance = distance
             self.nearestPoint = nearestPoint
             storedAlternative = alternativeDistance ?? .nan
             self.method = method
-        }
-
-        var building: Int {
-            get { Int(storedBuilding) }
-            set { storedBuilding = Int32(newValue) }
         }
 
         /// Distance to the next main building that would have been the alternative.

@@ -37,7 +37,8 @@ public struct AddressPoint: Sendable, Hashable {
     /// (see `PackedFields`): an array of seven optional strings per address was 160 bytes of heap,
     /// and at 10M addresses the largest thing a run held.
     private var packed: PackedFields
-    private var storedRow: Int32
+    /// 1-based ordinal of the feature in its layer.
+    @Int32Backed public var sourceRow: Int
     public var location: Point2
 
     public init(id: String, values: [String?], sourceRow: Int, location: Point2) {
@@ -47,15 +48,10 @@ public struct AddressPoint: Sendable, Hashable {
     init(id: String, packed: PackedFields, sourceRow: Int, location: Point2) {
         self.id = id
         self.packed = packed
-        storedRow = Int32(sourceRow)
+        self.sourceRow = sourceRow
         self.location = location
     }
 
-    /// 1-based ordinal of the feature in its layer.
-    public var sourceRow: Int {
-        get { Int(storedRow) }
-        set { storedRow = Int32(newValue) }
-    }
 
     /// Values of `AddressField.allCases` except `id`, in that order; nil where the source has none.
     public var values: [String?] {

@@ -14,14 +14,15 @@ public struct Building: Sendable, Hashable {
     public var footprint: Footprint
     private var storedHeight: Double
     private var storedLevels: Int32
-    private var storedRow: Int32
+    /// 1-based ordinal of the feature in its layer.
+    @Int32Backed public var sourceRow: Int
 
     public init(id: String, height: Double?, levels: Int?, sourceRow: Int, footprint: Footprint) {
         self.id = id
         self.footprint = footprint
         storedHeight = height ?? .nan
         storedLevels = levels.flatMap { Int32(exactly: $0) } ?? .min
-        storedRow = Int32(sourceRow)
+        self.sourceRow = sourceRow
     }
 
     public var height: Double? {
@@ -34,11 +35,6 @@ public struct Building: Sendable, Hashable {
         set { storedLevels = newValue.flatMap { Int32(exactly: $0) } ?? .min }
     }
 
-    /// 1-based ordinal of the feature in its layer.
-    public var sourceRow: Int {
-        get { Int(storedRow) }
-        set { storedRow = Int32(newValue) }
-    }
 
     // By value, not by the stored NaN (which is never equal to itself).
     public static func == (a: Building, b: Building) -> Bool {

@@ -12,8 +12,8 @@ public enum MatchMethod: String, Sendable, Codable, CaseIterable {
 /// so at 10M addresses the width of this struct is over a gigabyte. Indices are kept as 32-bit
 /// (a layer of more than 2^31 rows traps rather than wraps); the accessors are the usual `Int`s.
 public struct Link: Sendable, Hashable {
-    private var storedAddress: Int32
-    private var storedBuilding: Int32
+    @Int32Backed public var addressIndex: Int
+    @Int32Backed public var buildingIndex: Int
     public var confidence: Double
     public var distance: Double
     /// -1: none.
@@ -21,24 +21,14 @@ public struct Link: Sendable, Hashable {
     public var method: MatchMethod
     public var isPrimary = false
 
-    public var addressIndex: Int {
-        get { Int(storedAddress) }
-        set { storedAddress = Int32(newValue) }
-    }
-
-    public var buildingIndex: Int {
-        get { Int(storedBuilding) }
-        set { storedBuilding = Int32(newValue) }
-    }
-
     public var unitIndex: Int? {
         get { storedUnit < 0 ? nil : Int(storedUnit) }
         set { storedUnit = newValue.map { Int32($0) } ?? -1 }
     }
 
     public init(addressIndex: Int, buildingIndex: Int, method: MatchMethod, confidence: Double, distance: Double) {
-        storedAddress = Int32(addressIndex)
-        storedBuilding = Int32(buildingIndex)
+        self.addressIndex = addressIndex
+        self.buildingIndex = buildingIndex
         self.method = method
         self.confidence = confidence
         self.distance = distance

@@ -43,9 +43,9 @@ public struct UnitSlice: Sendable, Hashable {
     /// The id as 16 bytes (its text is made when it is written), the indices as 32 bits: a run
     /// holds one slice per townhouse unit, and a 36-character id string was a heap allocation each.
     private var uuid: UUIDBytes
-    private var storedBuilding: Int32
-    private var storedAddress: Int32
-    private var storedUnit: Int32
+    @Int32Backed public var buildingIndex: Int
+    @Int32Backed public var addressIndex: Int
+    @Int32Backed public var unitIndex: Int
     /// In EPSG:4326.
     public var footprint: Footprint
 
@@ -57,9 +57,9 @@ public struct UnitSlice: Sendable, Hashable {
 
     init(uuid: UUIDBytes, buildingIndex: Int, addressIndex: Int, unitIndex: Int, footprint: Footprint) {
         self.uuid = uuid
-        storedBuilding = Int32(buildingIndex)
-        storedAddress = Int32(addressIndex)
-        storedUnit = Int32(unitIndex)
+        self.buildingIndex = buildingIndex
+        self.addressIndex = addressIndex
+        self.unitIndex = unitIndex
         self.footprint = footprint
     }
 
@@ -68,19 +68,4 @@ public struct UnitSlice: Sendable, Hashable {
 
     /// `id` appended to `out` as text, with no string made (links.csv writes one per unit).
     func appendID(to out: inout [UInt8]) { uuid.appendText(to: &out) }
-
-    public var buildingIndex: Int {
-        get { Int(storedBuilding) }
-        set { storedBuilding = Int32(newValue) }
-    }
-
-    public var addressIndex: Int {
-        get { Int(storedAddress) }
-        set { storedAddress = Int32(newValue) }
-    }
-
-    public var unitIndex: Int {
-        get { Int(storedUnit) }
-        set { storedUnit = Int32(newValue) }
-    }
 }
