@@ -46,6 +46,35 @@ final class SupportTests: XCTestCase {
         XCTAssertEqual([unit.buildingIndex, unit.addressIndex, unit.unitIndex], [7, 1_500_000_000, 2])
     }
 
+    func testHugePageAdviceKeepsTheArrayAndGetsHugePagesWhereTheKernelOffersThem() throws {
+        var rows: [Int64] = []
+        rows.reserveCapacity(3 << 20)  // 24 MB: several whole 2 MB pages inside
+        HugePages.advise(&rows)
+        for i in 0..<(3 << 20) { rows.append(Int64(i) * 7) }
+        XCTAssertEqual(rows.count, 3 << 20)
+        XCTAssertTrue(rows.indices.allSatisfy { rows[$0] == Int64($0) * 7 })
+        // Where THP is offered on advice (this machine: "[madvise]"), the array's mapping has some.
+        let setting = (try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) ?? ""
+        guard setting.contains("[madvise]") || setting.contains("[always]") else { return }
+        // (An address well inside: the advice splits the mapping at the first whole 2 MB page.)
+        let base = rows.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress!) } + UInt(4 << 20)
+        // (Read to its end block by block: procfs files have no size for Foundation to go by.)
+        var smapsBytes: [UInt8] = []
+        try FileBlocks.forEach("/proc/self/smaps") { smapsBytes += $0 }
+        let smaps = String(decoding: smapsBytes, as: UTF8.self)
+        var inside = false, hugeKB = -1
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let range = fields.first, range.contains("-"), fields.count > 1, !range.hasSuffix(":") {
+                let ends = range.split(separator: "-").compactMap { UInt($0, radix: 16) }
+                inside = ends.count == 2 && ends[0] <= base && base < ends[1]
+            } else if inside, fields.first == "AnonHugePages:", fields.count > 1 {
+                hugeKB = Int(fields[1]) ?? -1
+            }
+        }
+        XCTAssertGreaterThan(hugeKB, 0, "the advised part of the array's mapping has huge pages")
+    }
+
     func testSHA256KnownVectors() {
         XCTAssertEqual(SHA256.hash(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         XCTAssertEqual(SHA256.hash([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")

@@ -87,6 +87,8 @@ enum IDOrder {
         }
         let ordered = items.withUnsafeMutableBufferPointer { rows in
             [T](unsafeUninitializedCapacity: keyed.count - repeats) { out, initialized in
+                // (The rows in id order are read by index in every later stage.)
+                if let base = out.baseAddress { HugePages.advise(UnsafeMutableRawPointer(base), bytes: out.count * MemoryLayout<T>.stride) }
                 var n = 0
                 for k in keyed.indices where !repeated[k] {
                     let source = rows.baseAddress! + Int(keyed[k].index)

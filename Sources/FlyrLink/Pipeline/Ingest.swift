@@ -82,8 +82,11 @@ struct Ingest {
             kept = keeping.map { keep in AddressField.allCases.filter { $0 != .id }.map(keep.contains) }
         }
 
-        /// About `n` rows in all: room made once.
-        func expect(_ n: Int) { items.reserveCapacity(n) }
+        /// About `n` rows in all: room made once, on huge pages (the id ordering reads them in random order).
+        func expect(_ n: Int) {
+            items.reserveCapacity(n)
+            HugePages.advise(&items)
+        }
 
         func consume(_ batch: inout [SourceTable.Record]) {
             batchRows.removeAll(keepingCapacity: true)
@@ -173,8 +176,11 @@ struct Ingest {
         /// Rows without an id of their own.
         private var unnamed: [Int] = []
 
-        /// About `n` rows in all: room made once.
-        func expect(_ n: Int) { items.reserveCapacity(n) }
+        /// About `n` rows in all: room made once, on huge pages (the id ordering reads them in random order).
+        func expect(_ n: Int) {
+            items.reserveCapacity(n)
+            HugePages.advise(&items)
+        }
 
         func consume(_ batch: inout [SourceTable.Record]) {
             for r in batch.indices {
