@@ -59,9 +59,13 @@ final class CompactModelTests: XCTestCase {
     }
 
     func testVerdictsAndHouseKeysKeepWhatTheyWereGiven() {
-        for reason in ProximityMatcher.UnlinkedReason.allCases {
+        for (k, reason) in ProximityMatcher.UnlinkedReason.allCases.enumerated() {
             XCTAssertEqual(ProximityMatcher.Verdict(confidence: 0.3, unlinked: reason).unlinked, reason)
+            XCTAssertEqual(reason.ordinal, k)
+            XCTAssertEqual(ProximityMatcher.UnlinkedReason(ordinal: k), reason)
+            XCTAssertEqual(UnlinkedReasons([UnlinkedReasons.code(reason)])[0], reason.rawValue)
         }
+        XCTAssertEqual(Array(UnlinkedReasons([UnlinkedReasons.linked, UnlinkedReasons.code(nil)])), [nil, "unlinked"])
         for c in [0.0, 0.5, 0.731, 1.0] {
             let v = ProximityMatcher.Verdict(confidence: c, unlinked: nil)
             XCTAssertNil(v.unlinked)

@@ -5,23 +5,22 @@ enum AccessoryClassifier {
         pool.map(scene.footprints.count, chunkSize: 2048) { _, i in
             let area = scene.areas[i]
             guard area < options.accessoryMaxArea else { return false }
-            let box = scene.footprints[i].bbox
-            let search = box.expanded(by: options.accessoryRadius)
             // Only whether one larger footprint is within the radius matters: no list, no order, and
             // no exact distance where the boxes alone are farther apart (with a margin for rounding).
             let boxReach = options.accessoryRadius * (1 + 1e-9) + 1e-9
             let larger = max(2 * area, options.accessoryMaxArea)
-            var found = false
             // Footprints and areas read in place (see CandidateSearch.surroundings).
-            scene.footprints.withUnsafeBufferPointer { footprints in
+            return scene.footprints.withUnsafeBufferPointer { footprints in
                 scene.areas.withUnsafeBufferPointer { areas in
-                    index.grid.search(search) { j, other in
+                    let box = footprints[i].bbox
+                    var found = false
+                    index.grid.search(box.expanded(by: options.accessoryRadius)) { j, other in
                         guard !found, j != i, box.distance(to: other) <= boxReach, areas[j] >= larger else { return }
                         found = footprints[i].distance(to: footprints[j]) <= options.accessoryRadius
                     }
+                    return found
                 }
             }
-            return found
         }
     }
 }

@@ -7,6 +7,25 @@ enum ProximityMatcher {
         case nothingWithinReach = "no_building_within_max_distance"
         case ownedByAnotherAddress = "nearest_building_belongs_to_another_address"
         case lowConfidence = "confidence_below_0.5"
+
+        /// The reason's place among the cases, for storing it in a number (a switch: `allCases`
+        /// makes an array each time it is named, and this is asked per unlinked address).
+        var ordinal: Int {
+            switch self {
+            case .nothingWithinReach: 0
+            case .ownedByAnotherAddress: 1
+            case .lowConfidence: 2
+            }
+        }
+
+        init(ordinal: Int) {
+            switch ordinal {
+            case 0: self = .nothingWithinReach
+            case 1: self = .ownedByAnotherAddress
+            case 2: self = .lowConfidence
+            default: preconditionFailure("no unlinked reason \(ordinal)")
+            }
+        }
     }
 
     /// Stored in 48 bytes, not 64 (one per address, all held while the decisions are made): the
@@ -47,10 +66,10 @@ enum ProximityMatcher {
                 stored = confidence
                 return
             }
-            stored = -1 - Double(UnlinkedReason.allCases.firstIndex(of: unlinked)!)
+            stored = -1 - Double(unlinked.ordinal)
         }
 
-        var unlinked: UnlinkedReason? { stored < 0 ? UnlinkedReason.allCases[Int(-1 - stored)] : nil }
+        var unlinked: UnlinkedReason? { stored < 0 ? UnlinkedReason(ordinal: Int(-1 - stored)) : nil }
 
         /// Of a linked address.
         var confidence: Double { stored }

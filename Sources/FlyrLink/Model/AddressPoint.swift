@@ -52,7 +52,6 @@ public struct AddressPoint: Sendable, Hashable {
         self.location = location
     }
 
-
     /// Values of `AddressField.allCases` except `id`, in that order; nil where the source has none.
     public var values: [String?] {
         get { (1..<AddressField.allCases.count).map { packed[$0 - 1] } }

@@ -35,7 +35,6 @@ public struct Building: Sendable, Hashable {
         set { storedLevels = newValue.flatMap { Int32(exactly: $0) } ?? .min }
     }
 
-
     // By value, not by the stored NaN (which is never equal to itself).
     public static func == (a: Building, b: Building) -> Bool {
         a.id == b.id && a.footprint == b.footprint && a.height == b.height && a.levels == b.levels && a.sourceRow == b.sourceRow

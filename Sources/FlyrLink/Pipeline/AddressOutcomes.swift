@@ -20,7 +20,7 @@ public struct LinkOfAddress: RandomAccessCollection, Sendable {
 /// For each address, why it is unlinked (nil when it is linked), as one byte per address: a
 /// `[String?]` held a 16-byte string per address for one of four texts.
 public struct UnlinkedReasons: RandomAccessCollection, Sendable {
-    /// 0: linked; 1: unlinked with no reason given; 2 + k: `UnlinkedReason.allCases[k]`.
+    /// 0: linked; 1: unlinked with no reason given; 2 + k: the reason of `ordinal` k.
     private var codes: [UInt8]
 
     public init() { codes = [] }
@@ -32,7 +32,7 @@ public struct UnlinkedReasons: RandomAccessCollection, Sendable {
     /// The code of an unlinked address, given the matcher's reason if it had one.
     static func code(_ reason: ProximityMatcher.UnlinkedReason?) -> UInt8 {
         guard let reason else { return 1 }
-        return UInt8(2 + ProximityMatcher.UnlinkedReason.allCases.firstIndex(of: reason)!)
+        return UInt8(2 + reason.ordinal)
     }
 
     public var startIndex: Int { 0 }
@@ -42,7 +42,7 @@ public struct UnlinkedReasons: RandomAccessCollection, Sendable {
         switch codes[address] {
         case 0: nil
         case 1: "unlinked"
-        case let c: ProximityMatcher.UnlinkedReason.allCases[Int(c) - 2].rawValue
+        case let c: ProximityMatcher.UnlinkedReason(ordinal: Int(c) - 2).rawValue
         }
     }
 }

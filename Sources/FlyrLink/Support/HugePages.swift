@@ -13,14 +13,14 @@ enum HugePages {
     /// Advises the storage of `array`'s whole capacity.
     static func advise<T>(_ array: inout [T]) {
         let bytes = array.capacity * MemoryLayout<T>.stride
-        guard bytes >= minimumBytes else { return }
         array.withUnsafeMutableBufferPointer { buffer in
             if let base = buffer.baseAddress { advise(UnsafeMutableRawPointer(base), bytes: bytes) }
         }
     }
 
-    /// Advises the 2 MB pages that lie wholly inside `bytes` from `start`.
+    /// Advises the 2 MB pages that lie wholly inside `bytes` from `start` (none below `minimumBytes`).
     static func advise(_ start: UnsafeMutableRawPointer, bytes: Int) {
+        guard bytes >= minimumBytes else { return }
         let huge = 2 << 20
         let lower = (Int(bitPattern: start) + huge - 1) & ~(huge - 1)
         let upper = (Int(bitPattern: start) + bytes) & ~(huge - 1)

@@ -13,10 +13,7 @@ public enum UUIDv5 {
     /// A name made of parts, joined with a separator that cannot occur in them ambiguously
     /// (namespace, then "count:part|count:part...").
     public static func make(parts: [String], namespace ns: [UInt8] = namespace) -> String {
-        ns.withUnsafeBufferPointer { ns in
-            withID(leading: ns, leadingHasParts: false, partBytes: parts.reduce(0) { $0 + $1.utf8.count }, partCount: parts.count,
-                   name: { name in for part in parts { name.add(part) } }, format)
-        }
+        makeBytes(parts: parts, namespace: ns).text
     }
 
     /// `make(parts:)` as 16 bytes, for ids a run holds by the hundred thousand and writes as text
