@@ -75,6 +75,27 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual((report["options"] as? [String: String])?["max_distance_m"], "25")
     }
 
+    /// GDAL and libpq are bound when first used: a run with the project's own readers and file
+    /// outputs never loads them; a run reading a format only GDAL reads does. (The dynamic
+    /// loader's own trace, LD_DEBUG=files, names every library it loads.)
+    func testGDALAndLibpqLoadOnlyWhenUsed() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        func loaded(buildings: String) throws -> String {
+            let out = dir.appendingPathComponent("out-\(UUID().uuidString)").path
+            let r = try ProcessRunner.flyrLink(["run", "--buildings", buildings, "--addresses", TestPaths.helsinkiAddresses,
+                                                "--out", out, "--quiet"], environment: ["LD_DEBUG": "files"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r.stderr
+        }
+        let own = try loaded(buildings: TestPaths.helsinkiBuildings)
+        XCTAssertTrue(own.contains("libgeos_c"), "the trace lists the libraries loaded")
+        XCTAssertFalse(own.contains("libgdal"), "a GeoJSON run loaded GDAL")
+        XCTAssertFalse(own.contains("libpq"), "a file run loaded libpq")
+        let gpkg = dir.appendingPathComponent("b.gpkg").path
+        try ProcessRunner.ogr2ogr(["-f", "GPKG", gpkg, TestPaths.helsinkiBuildings])
+        XCTAssertTrue(try loaded(buildings: gpkg).contains("libgdal"), "a GeoPackage run is read by GDAL")
+    }
+
     func testUsageErrorsExitNonZero() throws {
         let r = try ProcessRunner.flyrLink(["run", "--buildings", "x", "--addresses", "y", "--out", "z", "--units", "halves"])
         XCTAssertNotEqual(r.status, 0)

@@ -1,4 +1,4 @@
-internal import CGDAL
+internal import CLateBound
 import Foundation
 
 /// An error GDAL/OGR reported, with GDAL's own message.
@@ -8,22 +8,44 @@ public struct GDALError: Error, CustomStringConvertible, Sendable {
 }
 
 enum GDALEnvironment {
-    /// Registers drivers once and keeps GDAL from printing to stderr itself: its messages are read
-    /// back with CPLGetLastErrorMsg and reported as one line of ours.
-    static let ready: Void = {
-        GDALAllRegister()
-        CPLSetErrorHandler(CPLQuietErrorHandler)
+    /// GDAL, loaded on first use (see CLateBound: a run that never opens a source through GDAL
+    /// never loads it), its drivers registered and its printing to stderr off: its messages are
+    /// read back with CPLGetLastErrorMsg and reported as one line of ours.
+    // The table is written once, under the loader's pthread_once, and only read after.
+    nonisolated(unsafe) fileprivate static let binding: Result<UnsafePointer<FlyrGDAL>, GDALError> = {
+        var error: UnsafePointer<CChar>?
+        guard let api = flyr_gdal(&error) else {
+            return .failure(GDALError(message: "GDAL is not available: \(error.map { String(cString: $0) } ?? "unknown error")"))
+        }
+        api.pointee.GDALAllRegister()
+        api.pointee.CPLSetErrorHandler(api.pointee.CPLQuietErrorHandler)
+        return .success(api)
     }()
 
+    /// Loads GDAL if it is not yet; what must come before any use of `gdal`.
+    static func ready() throws(GDALError) {
+        _ = try binding.get()
+    }
+
     static func lastError(_ fallback: String) -> String {
-        guard let msg = CPLGetLastErrorMsg() else { return fallback }
+        guard let msg = gdal.CPLGetLastErrorMsg() else { return fallback }
         let s = String(cString: msg).trimmingCharacters(in: .whitespacesAndNewlines)
         return s.isEmpty ? fallback : s.replacingOccurrences(of: "\n", with: " ")
     }
 
+    /// False too when GDAL cannot be loaded.
     static func hasDriver(_ name: String) -> Bool {
-        _ = ready
-        return GDALGetDriverByName(name) != nil
+        guard (try? ready()) != nil else { return false }
+        return gdal.GDALGetDriverByName(name) != nil
+    }
+}
+
+/// GDAL's functions, by their C names. Only after `GDALEnvironment.ready()` succeeded (every
+/// GDAL object is made after it), so the load cannot have failed here.
+var gdal: FlyrGDAL {
+    switch GDALEnvironment.binding {
+    case .success(let api): api.pointee
+    case .failure(let error): preconditionFailure("GDAL used before GDALEnvironment.ready(): \(error.message)")
     }
 }
 
@@ -34,11 +56,11 @@ final class GDALVectorDataset {
     let driverName: String
 
     init(path: String, openOptions: [String] = []) throws(GDALError) {
-        _ = GDALEnvironment.ready
+        try GDALEnvironment.ready()
         self.path = path
-        CPLErrorReset()
+        gdal.CPLErrorReset()
         let h = withCStringList(openOptions) { list in
-            GDALOpenEx(path, UInt32(GDAL_OF_VECTOR | GDAL_OF_READONLY), nil, openOptions.isEmpty ? nil : list, nil)
+            gdal.GDALOpenEx(path, UInt32(GDAL_OF_VECTOR | GDAL_OF_READONLY), nil, openOptions.isEmpty ? nil : list, nil)
         }
         guard let h else {
             let exists = path.hasPrefix("PG:") || path.hasPrefix("/vsi") || FileManager.default.fileExists(atPath: path)
@@ -46,7 +68,7 @@ final class GDALVectorDataset {
             throw GDALError(message: "cannot open \(path): \(reason)")
         }
         handle = h
-        if let drv = GDALGetDatasetDriver(h), let name = GDALGetDriverShortName(drv) {
+        if let drv = gdal.GDALGetDatasetDriver(h), let name = gdal.GDALGetDriverShortName(drv) {
             driverName = String(cString: name)
         } else {
             driverName = "unknown"
@@ -54,7 +76,7 @@ final class GDALVectorDataset {
     }
 
     deinit {
-        GDALClose(handle)
+        gdal.GDALClose(handle)
     }
 
     /// A layer name that is an SQL query: `SELECT …` or `WITH …`.
@@ -64,8 +86,8 @@ final class GDALVectorDataset {
     }
 
     var layerNames: [String] {
-        (0..<GDALDatasetGetLayerCount(handle)).compactMap { i in
-            guard let l = GDALDatasetGetLayer(handle, i), let n = OGR_L_GetName(l) else { return nil }
+        (0..<gdal.GDALDatasetGetLayerCount(handle)).compactMap { i in
+            guard let l = gdal.GDALDatasetGetLayer(handle, i), let n = gdal.OGR_L_GetName(l) else { return nil }
             return String(cString: n)
         }
     }
@@ -73,19 +95,19 @@ final class GDALVectorDataset {
     func layer(named name: String?) throws(GDALError) -> GDALVectorLayer {
         if let name, GDALVectorDataset.isSQL(name) {
             // An SQL query as the layer (run by the driver, e.g. PostgreSQL, or by OGR SQL).
-            CPLErrorReset()
-            guard let l = GDALDatasetExecuteSQL(handle, name, nil, nil) else {
+            gdal.CPLErrorReset()
+            guard let l = gdal.GDALDatasetExecuteSQL(handle, name, nil, nil) else {
                 throw GDALError(message: "\(path): query failed: \(GDALEnvironment.lastError("no result layer"))")
             }
             return GDALVectorLayer(dataset: self, handle: l, isResultSet: true)
         }
         if let name {
-            guard let l = GDALDatasetGetLayerByName(handle, name) else {
+            guard let l = gdal.GDALDatasetGetLayerByName(handle, name) else {
                 throw GDALError(message: "\(path) has no layer '\(name)' (layers: \(layerNames.joined(separator: ", ")))")
             }
             return GDALVectorLayer(dataset: self, handle: l)
         }
-        guard GDALDatasetGetLayerCount(handle) > 0, let l = GDALDatasetGetLayer(handle, 0) else {
+        guard gdal.GDALDatasetGetLayerCount(handle) > 0, let l = gdal.GDALDatasetGetLayer(handle, 0) else {
             throw GDALError(message: "\(path) has no vector layer")
         }
         return GDALVectorLayer(dataset: self, handle: l)
@@ -107,57 +129,57 @@ final class GDALVectorLayer {
     }
 
     deinit {
-        if isResultSet { GDALDatasetReleaseResultSet(dataset.handle, handle) }
+        if isResultSet { gdal.GDALDatasetReleaseResultSet(dataset.handle, handle) }
     }
 
-    var name: String { String(cString: OGR_L_GetName(handle)) }
+    var name: String { gdal.OGR_L_GetName(handle).map { String(cString: $0) } ?? "" }
 
     var fieldNames: [String] {
-        guard let defn = OGR_L_GetLayerDefn(handle) else { return [] }
-        return (0..<OGR_FD_GetFieldCount(defn)).map { i in
-            String(cString: OGR_Fld_GetNameRef(OGR_FD_GetFieldDefn(defn, i)))
+        guard let defn = gdal.OGR_L_GetLayerDefn(handle) else { return [] }
+        return (0..<gdal.OGR_FD_GetFieldCount(defn)).map { i in
+            gdal.OGR_Fld_GetNameRef(gdal.OGR_FD_GetFieldDefn(defn, i)).map { String(cString: $0) } ?? ""
         }
     }
 
     var hasGeometryField: Bool {
-        guard let defn = OGR_L_GetLayerDefn(handle) else { return false }
-        return OGR_FD_GetGeomFieldCount(defn) > 0
+        guard let defn = gdal.OGR_L_GetLayerDefn(handle) else { return false }
+        return gdal.OGR_FD_GetGeomFieldCount(defn) > 0
     }
 
     /// The layer's CRS as WKT2, or nil when it has none.
     var crsWKT: String? {
-        guard let srs = OGR_L_GetSpatialRef(handle) else { return nil }
+        guard let srs = gdal.OGR_L_GetSpatialRef(handle) else { return nil }
         var out: UnsafeMutablePointer<CChar>?
-        let err = withCStringList(["FORMAT=WKT2_2019"]) { OSRExportToWktEx(srs, &out, $0) }
+        let err = withCStringList(["FORMAT=WKT2_2019"]) { gdal.OSRExportToWktEx(srs, &out, $0) }
         guard err == OGRERR_NONE, let out else { return nil }
-        defer { VSIFree(out) }
+        defer { gdal.VSIFree(out) }
         return String(cString: out)
     }
 
     func setAttributeFilter(_ sql: String?) throws(GDALError) {
-        CPLErrorReset()
-        if OGR_L_SetAttributeFilter(handle, sql) != OGRERR_NONE {
+        gdal.CPLErrorReset()
+        if gdal.OGR_L_SetAttributeFilter(handle, sql) != OGRERR_NONE {
             throw GDALError(message: "attribute filter '\(sql ?? "")' rejected: \(GDALEnvironment.lastError("invalid filter"))")
         }
     }
 
     /// Feature count if the driver knows it cheaply, else nil.
     var cheapFeatureCount: Int? {
-        let n = OGR_L_GetFeatureCount(handle, 0)
+        let n = gdal.OGR_L_GetFeatureCount(handle, 0)
         return n >= 0 ? Int(n) : nil
     }
 
     /// Visits features in order with their 1-based ordinal. `body` reads what it needs from the feature.
     func forEachFeature(_ body: (GDALFeature) throws -> Void) throws {
-        OGR_L_ResetReading(handle)
+        gdal.OGR_L_ResetReading(handle)
         var ordinal = 0
-        CPLErrorReset()
-        while let f = OGR_L_GetNextFeature(handle) {
+        gdal.CPLErrorReset()
+        while let f = gdal.OGR_L_GetNextFeature(handle) {
             ordinal += 1
-            defer { OGR_F_Destroy(f) }
+            defer { gdal.OGR_F_Destroy(f) }
             try body(GDALFeature(handle: f, ordinal: ordinal))
         }
-        if CPLGetLastErrorType() == CE_Failure {
+        if gdal.CPLGetLastErrorType() == CE_Failure {
             throw GDALError(message: "reading \(dataset.path) layer \(name) failed after \(ordinal) features: \(GDALEnvironment.lastError("read error"))")
         }
     }
@@ -168,20 +190,20 @@ struct GDALFeature {
     let handle: OGRFeatureH
     let ordinal: Int
 
-    var fid: Int64 { Int64(OGR_F_GetFID(handle)) }
+    var fid: Int64 { Int64(gdal.OGR_F_GetFID(handle)) }
 
     func string(_ field: Int32) -> String? {
-        guard OGR_F_IsFieldSetAndNotNull(handle, field) != 0, let c = OGR_F_GetFieldAsString(handle, field) else { return nil }
+        guard gdal.OGR_F_IsFieldSetAndNotNull(handle, field) != 0, let c = gdal.OGR_F_GetFieldAsString(handle, field) else { return nil }
         return String(cString: c)
     }
 
     /// The first geometry as ISO WKB (little-endian), nil when the feature has none.
     func wkb() -> [UInt8]? {
-        guard let g = OGR_F_GetGeometryRef(handle) else { return nil }
-        let size = Int(OGR_G_WkbSize(g))
+        guard let g = gdal.OGR_F_GetGeometryRef(handle) else { return nil }
+        let size = Int(gdal.OGR_G_WkbSize(g))
         guard size > 0 else { return nil }
         var bytes = [UInt8](repeating: 0, count: size)
-        let err = bytes.withUnsafeMutableBufferPointer { OGR_G_ExportToIsoWkb(g, wkbNDR, $0.baseAddress) }
+        let err = bytes.withUnsafeMutableBufferPointer { gdal.OGR_G_ExportToIsoWkb(g, wkbNDR, $0.baseAddress) }
         return err == OGRERR_NONE ? bytes : nil
     }
 }

@@ -1,4 +1,4 @@
-internal import CLibPQ
+internal import CLateBound
 import Foundation
 
 /// A PostgreSQL failure as one line: what flyr-link was doing, then libpq's or the server's message.
@@ -74,29 +74,56 @@ public enum PostgresTarget {
     }
 }
 
+/// libpq, loaded on first use (see CLateBound): only a run that writes to PostgreSQL loads it.
+enum PostgresLibrary {
+    // The table is written once, under the loader's pthread_once, and only read after.
+    nonisolated(unsafe) fileprivate static let binding: Result<UnsafePointer<FlyrPQ>, PostgresError> = {
+        var error: UnsafePointer<CChar>?
+        guard let api = flyr_pq(&error) else {
+            return .failure(PostgresError(.connection, "libpq is not available: \(error.map { String(cString: $0) } ?? "unknown error")"))
+        }
+        return .success(api)
+    }()
+
+    /// Loads libpq if it is not yet; what must come before any use of `pq`.
+    static func ready() throws(PostgresError) {
+        _ = try binding.get()
+    }
+}
+
+/// libpq's functions, by their C names. Only after `PostgresLibrary.ready()` succeeded (every
+/// connection is opened after it), so the load cannot have failed here.
+var pq: FlyrPQ {
+    switch PostgresLibrary.binding {
+    case .success(let api): api.pointee
+    case .failure(let error): preconditionFailure("libpq used before PostgresLibrary.ready(): \(error.message)")
+    }
+}
+
 /// One libpq connection, used from one thread. Statements return text rows; errors are typed and
 /// carry the server's message. Notices (e.g. "relation already exists, skipping") are not printed.
 final class PGConnection {
     let handle: OpaquePointer
 
     init(_ conninfo: String) throws(PostgresError) {
-        guard let conn = PQconnectdb(conninfo) else { throw PostgresError(.connection, "cannot allocate a libpq connection") }
-        if PQstatus(conn) != CONNECTION_OK {
-            let message = String(cString: PQerrorMessage(conn))
-            PQfinish(conn)
+        try PostgresLibrary.ready()
+        guard let conn = pq.PQconnectdb(conninfo) else { throw PostgresError(.connection, "cannot allocate a libpq connection") }
+        if pq.PQstatus(conn) != CONNECTION_OK {
+            let message = pq.PQerrorMessage(conn).map { String(cString: $0) } ?? ""
+            pq.PQfinish(conn)
             throw PostgresError(.connection, "cannot connect to PostgreSQL: \(message)")
         }
         handle = conn
-        PQsetNoticeProcessor(conn, { _, _ in }, nil)
+        pq.PQsetNoticeProcessor(conn, { _, _ in }, nil)
     }
 
     deinit {
-        PQfinish(handle)
+        pq.PQfinish(handle)
     }
 
-    var databaseName: String { PQdb(handle).map { String(cString: $0) } ?? "" }
-    var userName: String { PQuser(handle).map { String(cString: $0) } ?? "" }
-    var serverVersion: Int { Int(PQserverVersion(handle)) }
+    var databaseName: String { pq.PQdb(handle).map { String(cString: $0) } ?? "" }
+    var userName: String { pq.PQuser(handle).map { String(cString: $0) } ?? "" }
+    var serverVersion: Int { Int(pq.PQserverVersion(handle)) }
 
     /// Runs `sql` (several statements allowed when there are no parameters) and returns the rows
     /// of the last one as text, nil for SQL NULL.
@@ -104,10 +131,10 @@ final class PGConnection {
     func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> [[String?]] {
         let result: OpaquePointer?
         if parameters.isEmpty {
-            result = PQexec(handle, sql)
+            result = pq.PQexec(handle, sql)
         } else {
             result = PGConnection.withCStrings(parameters) { values in
-                PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+                pq.PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
             }
         }
         return try rows(of: result)
@@ -119,18 +146,18 @@ final class PGConnection {
     }
 
     func rows(of result: OpaquePointer?) throws(PostgresError) -> [[String?]] {
-        guard let result else { throw PostgresError(.query, String(cString: PQerrorMessage(handle))) }
-        defer { PQclear(result) }
-        switch PQresultStatus(result) {
+        guard let result else { throw PostgresError(.query, lastMessage) }
+        defer { pq.PQclear(result) }
+        switch pq.PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
             return []
         case PGRES_TUPLES_OK:
-            let n = PQntuples(result), m = PQnfields(result)
+            let n = pq.PQntuples(result), m = pq.PQnfields(result)
             var out: [[String?]] = []
             out.reserveCapacity(Int(n))
             for r in 0..<n {
                 out.append((0..<m).map { c in
-                    PQgetisnull(result, r, c) == 1 ? nil : String(cString: PQgetvalue(result, r, c))
+                    pq.PQgetisnull(result, r, c) == 1 ? nil : pq.PQgetvalue(result, r, c).map { String(cString: $0) }
                 })
             }
             return out
@@ -142,11 +169,11 @@ final class PGConnection {
     /// The server's error in a result: its primary message (and detail), with the SQLSTATE.
     func error(from result: OpaquePointer) -> PostgresError {
         func field(_ code: Int32) -> String? {
-            PQresultErrorField(result, code).map { String(cString: $0) }
+            pq.PQresultErrorField(result, code).map { String(cString: $0) }
         }
         let state = field(Int32(UInt8(ascii: "C")))
-        var message = field(Int32(UInt8(ascii: "M"))) ?? String(cString: PQresultErrorMessage(result))
-        if message.isEmpty { message = String(cString: PQerrorMessage(handle)) }
+        var message = field(Int32(UInt8(ascii: "M"))) ?? pq.PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
+        if message.isEmpty { message = lastMessage }
         if let detail = field(Int32(UInt8(ascii: "D"))) { message += " (\(detail))" }
         let kind: PostgresError.Kind = state == "42501" ? .permission : (state?.hasPrefix("08") == true ? .connection : .query)
         return PostgresError(kind, message, sqlState: state)
@@ -154,14 +181,14 @@ final class PGConnection {
 
     /// Starts `COPY … FROM STDIN`; rows are streamed through the returned writer.
     func copyIn(_ sql: String) throws(PostgresError) -> PGCopyWriter {
-        guard let result = PQexec(handle, sql) else { throw PostgresError(.query, String(cString: PQerrorMessage(handle))) }
-        defer { PQclear(result) }
-        guard PQresultStatus(result) == PGRES_COPY_IN else { throw error(from: result) }
+        guard let result = pq.PQexec(handle, sql) else { throw PostgresError(.query, lastMessage) }
+        defer { pq.PQclear(result) }
+        guard pq.PQresultStatus(result) == PGRES_COPY_IN else { throw error(from: result) }
         return PGCopyWriter(connection: self)
     }
 
     /// A connection-level message (for COPY data errors, where there is no result yet).
-    var lastMessage: String { String(cString: PQerrorMessage(handle)) }
+    var lastMessage: String { pq.PQerrorMessage(handle).map { String(cString: $0) } ?? "" }
 
     static func withCStrings<R>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
         let copies: [UnsafeMutablePointer<CChar>?] = strings.map { $0.map { strdup($0)! } }

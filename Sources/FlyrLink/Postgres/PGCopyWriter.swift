@@ -1,4 +1,4 @@
-internal import CLibPQ
+internal import CLateBound
 
 /// Streams rows of `COPY … FROM STDIN` (PostgreSQL's text format: tab-separated, `\N` for NULL,
 /// backslash escapes) through `PQputCopyData` in blocks of about 1 MiB. Geometries go in as hex
@@ -79,7 +79,7 @@ final class PGCopyWriter {
         guard !buffer.isEmpty, failed == nil else { return }
         let ok = buffer.withUnsafeBufferPointer { b in
             b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) {
-                PQputCopyData(connection.handle, $0, Int32(b.count))
+                pq.PQputCopyData(connection.handle, $0, Int32(b.count))
             }
         }
         if ok != 1 { failed = PostgresError(.query, "COPY failed: \(connection.lastMessage)") }
@@ -91,29 +91,29 @@ final class PGCopyWriter {
     func finish() throws(PostgresError) -> Int {
         flush()
         if let failed {
-            _ = PQputCopyEnd(connection.handle, "aborted by flyr-link")
+            _ = pq.PQputCopyEnd(connection.handle, "aborted by flyr-link")
             drainResults()
             throw failed
         }
-        guard PQputCopyEnd(connection.handle, nil) == 1 else {
+        guard pq.PQputCopyEnd(connection.handle, nil) == 1 else {
             throw PostgresError(.query, "COPY failed: \(connection.lastMessage)")
         }
         var error: PostgresError?
         var count = rows
-        while let result = PQgetResult(connection.handle) {
-            if PQresultStatus(result) != PGRES_COMMAND_OK {
+        while let result = pq.PQgetResult(connection.handle) {
+            if pq.PQresultStatus(result) != PGRES_COMMAND_OK {
                 error = error ?? connection.error(from: result)
-            } else if let tuples = PQcmdTuples(result), let n = Int(String(cString: tuples)) {
+            } else if let tuples = pq.PQcmdTuples(result), let n = Int(String(cString: tuples)) {
                 count = n
             }
-            PQclear(result)
+            pq.PQclear(result)
         }
         if let error { throw error }
         return count
     }
 
     private func drainResults() {
-        while let result = PQgetResult(connection.handle) { PQclear(result) }
+        while let result = pq.PQgetResult(connection.handle) { pq.PQclear(result) }
     }
 }
 

@@ -1,4 +1,4 @@
-internal import CGDAL
+internal import CLateBound
 import Foundation
 
 /// Roads for a snapshot: the line features of a source, brought to EPSG:4326 and clipped to the
@@ -17,37 +17,37 @@ enum RoadClipper {
             do { try layer.setAttributeFilter("highway IS NOT NULL") } catch { throw InputError("roads: \(error.description)") }
         }
 
-        let wgs84 = OSRNewSpatialReference(nil)!
-        defer { OSRDestroySpatialReference(wgs84) }
-        OSRSetFromUserInput(wgs84, "EPSG:4326")
-        OSRSetAxisMappingStrategy(wgs84, OAMS_TRADITIONAL_GIS_ORDER)
+        let wgs84 = gdal.OSRNewSpatialReference(nil)!
+        defer { gdal.OSRDestroySpatialReference(wgs84) }
+        gdal.OSRSetFromUserInput(wgs84, "EPSG:4326")
+        gdal.OSRSetAxisMappingStrategy(wgs84, OAMS_TRADITIONAL_GIS_ORDER)
 
         var source: OGRSpatialReferenceH?
         if let crs = spec.crs {
-            source = OSRNewSpatialReference(nil)
-            guard OSRSetFromUserInput(source, crs) == OGRERR_NONE else {
-                OSRDestroySpatialReference(source)
+            source = gdal.OSRNewSpatialReference(nil)
+            guard gdal.OSRSetFromUserInput(source, crs) == OGRERR_NONE else {
+                gdal.OSRDestroySpatialReference(source)
                 throw InputError("roads: unknown CRS '\(crs)'")
             }
-        } else if let own = OGR_L_GetSpatialRef(layer.handle) {
-            source = OSRClone(own)
+        } else if let own = gdal.OGR_L_GetSpatialRef(layer.handle) {
+            source = gdal.OSRClone(own)
         }
-        defer { if let source { OSRDestroySpatialReference(source) } }
+        defer { if let source { gdal.OSRDestroySpatialReference(source) } }
         var transform: OGRCoordinateTransformationH?
         if let source {
-            OSRSetAxisMappingStrategy(source, OAMS_TRADITIONAL_GIS_ORDER)
-            if OSRIsSame(source, wgs84) == 0 {
-                transform = OCTNewCoordinateTransformation(source, wgs84)
+            gdal.OSRSetAxisMappingStrategy(source, OAMS_TRADITIONAL_GIS_ORDER)
+            if gdal.OSRIsSame(source, wgs84) == 0 {
+                transform = gdal.OCTNewCoordinateTransformation(source, wgs84)
                 guard transform != nil else { throw InputError("roads: cannot transform \(spec.description) to EPSG:4326") }
             }
         }
-        defer { if let transform { OCTDestroyCoordinateTransformation(transform) } }
+        defer { if let transform { gdal.OCTDestroyCoordinateTransformation(transform) } }
 
         let area = makeGeometry(territory)
-        defer { OGR_G_DestroyGeometry(area) }
+        defer { gdal.OGR_G_DestroyGeometry(area) }
         if transform == nil {
             let box = territory.bbox
-            OGR_L_SetSpatialFilterRect(layer.handle, box.minX, box.minY, box.maxX, box.maxY)
+            gdal.OGR_L_SetSpatialFilterRect(layer.handle, box.minX, box.minY, box.maxX, box.maxY)
         }
 
         let out = try ByteWriter(path: path)
@@ -55,20 +55,20 @@ enum RoadClipper {
         var written = 0
         let idField = ["id", "gers_id", "osm_id"], classField = ["class", "highway", "subtype"], nameField = ["name"]
         try layer.forEachFeature { feature in
-            guard let g = OGR_F_GetGeometryRef(feature.handle) else { return }
-            let type = OGR_GT_Flatten(OGR_G_GetGeometryType(g))
+            guard let g = gdal.OGR_F_GetGeometryRef(feature.handle) else { return }
+            let type = gdal.OGR_GT_Flatten(gdal.OGR_G_GetGeometryType(g))
             guard type == wkbLineString || type == wkbMultiLineString else { return }
-            guard let geom = OGR_G_Clone(g) else { return }
-            defer { OGR_G_DestroyGeometry(geom) }
-            if let transform, OGR_G_Transform(geom, transform) != OGRERR_NONE { return }
-            guard OGR_G_Intersects(geom, area) != 0, let clipped = OGR_G_Intersection(geom, area) else { return }
-            defer { OGR_G_DestroyGeometry(clipped) }
+            guard let geom = gdal.OGR_G_Clone(g) else { return }
+            defer { gdal.OGR_G_DestroyGeometry(geom) }
+            if let transform, gdal.OGR_G_Transform(geom, transform) != OGRERR_NONE { return }
+            guard gdal.OGR_G_Intersects(geom, area) != 0, let clipped = gdal.OGR_G_Intersection(geom, area) else { return }
+            defer { gdal.OGR_G_DestroyGeometry(clipped) }
             guard let lines = lineParts(clipped) else { return }
-            defer { if lines != clipped { OGR_G_DestroyGeometry(lines) } }
+            defer { if lines != clipped { gdal.OGR_G_DestroyGeometry(lines) } }
             guard let json = geoJSON(lines) else { return }
             func field(_ names: [String]) -> String? {
                 for n in names {
-                    let i = OGR_F_GetFieldIndex(feature.handle, n)
+                    let i = gdal.OGR_F_GetFieldIndex(feature.handle, n)
                     if i >= 0, let v = feature.string(i), !v.isEmpty { return v }
                 }
                 return nil
@@ -100,44 +100,44 @@ enum RoadClipper {
     /// The line parts of an intersection result (a collection may also hold points where a road
     /// only touches the territory); nil when there are none.
     static func lineParts(_ g: OGRGeometryH) -> OGRGeometryH? {
-        let type = OGR_GT_Flatten(OGR_G_GetGeometryType(g))
-        if OGR_G_IsEmpty(g) != 0 { return nil }
+        let type = gdal.OGR_GT_Flatten(gdal.OGR_G_GetGeometryType(g))
+        if gdal.OGR_G_IsEmpty(g) != 0 { return nil }
         if type == wkbLineString || type == wkbMultiLineString { return g }
         guard type == wkbGeometryCollection else { return nil }
-        let multi = OGR_G_CreateGeometry(wkbMultiLineString)!
-        for i in 0..<OGR_G_GetGeometryCount(g) {
-            guard let part = OGR_G_GetGeometryRef(g, i) else { continue }
-            let t = OGR_GT_Flatten(OGR_G_GetGeometryType(part))
+        let multi = gdal.OGR_G_CreateGeometry(wkbMultiLineString)!
+        for i in 0..<gdal.OGR_G_GetGeometryCount(g) {
+            guard let part = gdal.OGR_G_GetGeometryRef(g, i) else { continue }
+            let t = gdal.OGR_GT_Flatten(gdal.OGR_G_GetGeometryType(part))
             if t == wkbLineString {
-                OGR_G_AddGeometry(multi, part)
+                gdal.OGR_G_AddGeometry(multi, part)
             } else if t == wkbMultiLineString {
-                for j in 0..<OGR_G_GetGeometryCount(part) { OGR_G_AddGeometry(multi, OGR_G_GetGeometryRef(part, j)) }
+                for j in 0..<gdal.OGR_G_GetGeometryCount(part) { gdal.OGR_G_AddGeometry(multi, gdal.OGR_G_GetGeometryRef(part, j)) }
             }
         }
-        if OGR_G_GetGeometryCount(multi) == 0 { OGR_G_DestroyGeometry(multi); return nil }
+        if gdal.OGR_G_GetGeometryCount(multi) == 0 { gdal.OGR_G_DestroyGeometry(multi); return nil }
         return multi
     }
 
     static func geoJSON(_ g: OGRGeometryH) -> String? {
         let text = withCStringList(["COORDINATE_PRECISION=\(GeoJSONWriter.coordinateDecimals)"]) { list in
-            OGR_G_ExportToJsonEx(g, list.map { UnsafeMutableRawPointer(mutating: $0).assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self) })
+            gdal.OGR_G_ExportToJsonEx(g, list.map { UnsafeMutableRawPointer(mutating: $0).assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self) })
         }
         guard let text else { return nil }
-        defer { VSIFree(text) }
+        defer { gdal.VSIFree(text) }
         return String(cString: text)
     }
 
     /// The territory as an OGR MultiPolygon (lon/lat).
     static func makeGeometry(_ f: Footprint) -> OGRGeometryH {
-        let multi = OGR_G_CreateGeometry(wkbMultiPolygon)!
+        let multi = gdal.OGR_G_CreateGeometry(wkbMultiPolygon)!
         for poly in f.polygons {
-            let p = OGR_G_CreateGeometry(wkbPolygon)!
+            let p = gdal.OGR_G_CreateGeometry(wkbPolygon)!
             for ring in poly.rings {
-                let r = OGR_G_CreateGeometry(wkbLinearRing)!
-                for pt in ring { OGR_G_AddPoint_2D(r, pt.x, pt.y) }
-                OGR_G_AddGeometryDirectly(p, r)
+                let r = gdal.OGR_G_CreateGeometry(wkbLinearRing)!
+                for pt in ring { gdal.OGR_G_AddPoint_2D(r, pt.x, pt.y) }
+                gdal.OGR_G_AddGeometryDirectly(p, r)
             }
-            OGR_G_AddGeometryDirectly(multi, p)
+            gdal.OGR_G_AddGeometryDirectly(multi, p)
         }
         return multi
     }

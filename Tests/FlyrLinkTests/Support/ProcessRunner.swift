@@ -9,10 +9,12 @@ struct ProcessResult {
 
 enum ProcessRunner {
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String], cwd: String? = nil) throws -> ProcessResult {
+    /// `environment`: variables added to this process's own.
+    static func run(_ executable: String, _ arguments: [String], cwd: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         // Output goes to temporary files: no pipe can fill up and block the child.
         let tmp = FileManager.default.temporaryDirectory
@@ -35,8 +37,8 @@ enum ProcessRunner {
                              stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    static func flyrLink(_ arguments: [String], cwd: String? = nil) throws -> ProcessResult {
-        try run(TestPaths.binary, arguments, cwd: cwd)
+    static func flyrLink(_ arguments: [String], cwd: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+        try run(TestPaths.binary, arguments, cwd: cwd, environment: environment)
     }
 
     /// ogr2ogr from gdal-bin, to write test inputs in every format GDAL reads.

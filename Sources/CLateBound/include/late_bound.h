@@ -1,0 +1,64 @@
+// GDAL and libpq, bound when first needed rather than linked: a run that reads FlatGeobuf,
+// GeoJSON or GeoParquet with the project's own readers and writes files never loads either, and
+// loading GDAL (with the hundred libraries it pulls in) costs about 30 MB resident and 20 ms at
+// start-up, before any work. Each table holds the library's functions under their own names; the
+// field types are taken from the library's own declarations (__typeof__), so a signature cannot
+// drift from the header the project is compiled against.
+#ifndef FLYR_LATE_BOUND_H
+#define FLYR_LATE_BOUND_H
+
+#include <gdal/gdal.h>
+#include <gdal/ogr_api.h>
+#include <gdal/ogr_srs_api.h>
+#include <gdal/cpl_conv.h>
+#include <gdal/cpl_error.h>
+#include <gdal/cpl_string.h>
+#include <gdal/cpl_vsi.h>
+#include <postgresql/libpq-fe.h>
+
+#define FLYR_GDAL_FUNCTIONS(X) \
+    X(CPLErrorReset) X(CPLGetLastErrorMsg) X(CPLGetLastErrorType) X(CPLSetErrorHandler) X(CPLQuietErrorHandler) \
+    X(GDALAllRegister) X(GDALClose) X(GDALOpenEx) X(GDALGetDatasetDriver) X(GDALGetDriverByName) X(GDALGetDriverShortName) \
+    X(GDALDatasetExecuteSQL) X(GDALDatasetGetLayer) X(GDALDatasetGetLayerByName) X(GDALDatasetGetLayerCount) \
+    X(GDALDatasetReleaseResultSet) \
+    X(OGR_L_GetFeatureCount) X(OGR_L_GetLayerDefn) X(OGR_L_GetName) X(OGR_L_GetNextFeature) X(OGR_L_GetSpatialRef) \
+    X(OGR_L_ResetReading) X(OGR_L_SetAttributeFilter) X(OGR_L_SetSpatialFilterRect) \
+    X(OGR_FD_GetFieldCount) X(OGR_FD_GetFieldDefn) X(OGR_FD_GetGeomFieldCount) X(OGR_Fld_GetNameRef) \
+    X(OGR_F_Destroy) X(OGR_F_GetFID) X(OGR_F_GetFieldAsString) X(OGR_F_GetFieldIndex) X(OGR_F_GetGeometryRef) \
+    X(OGR_F_IsFieldSetAndNotNull) \
+    X(OGR_GT_Flatten) X(OGR_G_AddGeometry) X(OGR_G_AddGeometryDirectly) X(OGR_G_AddPoint_2D) X(OGR_G_Clone) \
+    X(OGR_G_CreateGeometry) X(OGR_G_DestroyGeometry) X(OGR_G_ExportToIsoWkb) X(OGR_G_ExportToJsonEx) \
+    X(OGR_G_GetGeometryCount) X(OGR_G_GetGeometryRef) X(OGR_G_GetGeometryType) X(OGR_G_Intersection) \
+    X(OGR_G_Intersects) X(OGR_G_IsEmpty) X(OGR_G_Transform) X(OGR_G_WkbSize) \
+    X(OSRClone) X(OSRDestroySpatialReference) X(OSRExportToWktEx) X(OSRIsSame) X(OSRNewSpatialReference) \
+    X(OSRSetAxisMappingStrategy) X(OSRSetFromUserInput) X(OCTNewCoordinateTransformation) \
+    X(OCTDestroyCoordinateTransformation) X(VSIFree)
+
+#define FLYR_PQ_FUNCTIONS(X) \
+    X(PQconnectdb) X(PQstatus) X(PQerrorMessage) X(PQfinish) X(PQdb) X(PQuser) X(PQserverVersion) \
+    X(PQsetNoticeProcessor) X(PQexec) X(PQexecParams) X(PQgetResult) X(PQresultStatus) X(PQresultErrorField) \
+    X(PQresultErrorMessage) X(PQclear) X(PQcmdTuples) X(PQntuples) X(PQnfields) X(PQgetvalue) X(PQgetisnull) \
+    X(PQputCopyData) X(PQputCopyEnd)
+
+#define FLYR_FUNCTION_FIELD(name) __typeof__(&name) _Nonnull name;
+
+/// GDAL's functions used by the project.
+typedef struct FlyrGDAL {
+    FLYR_GDAL_FUNCTIONS(FLYR_FUNCTION_FIELD)
+} FlyrGDAL;
+
+/// libpq's functions used by the project.
+typedef struct FlyrPQ {
+    FLYR_PQ_FUNCTIONS(FLYR_FUNCTION_FIELD)
+} FlyrPQ;
+
+#undef FLYR_FUNCTION_FIELD
+
+/// GDAL's functions, the library loaded on the first call (thread-safe); NULL when it cannot be
+/// loaded or lacks one of them, with the loader's message in `*error` (static storage).
+const FlyrGDAL *_Nullable flyr_gdal(const char *_Nullable *_Nonnull error);
+
+/// libpq's functions, as `flyr_gdal`.
+const FlyrPQ *_Nullable flyr_pq(const char *_Nullable *_Nonnull error);
+
+#endif
