@@ -1,6 +1,6 @@
-// GDAL and libpq, bound when first needed rather than linked: a run that reads FlatGeobuf,
-// GeoJSON or GeoParquet with the project's own readers and writes files never loads either, and
-// loading GDAL (with the hundred libraries it pulls in) costs about 30 MB resident and 20 ms at
+// GDAL and libpq, bound when first needed rather than linked: a run that reads FlatGeobuf or
+// GeoJSON with the project's own readers and writes files never loads either, and
+// loading GDAL (with the hundred libraries it pulls in) costs about 20 MB resident and 30 ms at
 // start-up, before any work. Each table holds the library's functions under their own names; the
 // field types are taken from the library's own declarations (__typeof__), so a signature cannot
 // drift from the header the project is compiled against.
