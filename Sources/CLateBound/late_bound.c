@@ -30,42 +30,27 @@ static int bindLibrary(const char *const *names, const char *const *symbols, voi
 
 #define FLYR_SYMBOL_NAME(name) #name,
 
-// The development symlink first (the headers the project was compiled against are its version),
-// then the run-time sonames Debian 12 ships, for a machine that has only the run-time packages.
-static const char *const gdalNames[] = {"libgdal.so", "libgdal.so.32", NULL};
-static const char *const gdalSymbols[] = {FLYR_GDAL_FUNCTIONS(FLYR_SYMBOL_NAME)};
-static FlyrGDAL gdal;
-static int gdalStatus = -1;
-static char gdalMessage[512];
-static pthread_once_t gdalOnce = PTHREAD_ONCE_INIT;
+// A library's table, its loader run once, and `flyr_<lib>` handing it out. `...`: the names to
+// try, the development symlink first (the headers the project was compiled against are its
+// version), then the run-time soname Debian 12 ships, for a machine with only the run-time package.
+#define FLYR_BINDING(lib, Type, FUNCTIONS, ...)                                                           \
+    static const char *const lib##Names[] = {__VA_ARGS__, NULL};                                        \
+    static const char *const lib##Symbols[] = {FUNCTIONS(FLYR_SYMBOL_NAME)};                            \
+    static Type lib##Table;                                                                             \
+    static int lib##Status = -1;                                                                        \
+    static char lib##Message[512];                                                                      \
+    static pthread_once_t lib##Once = PTHREAD_ONCE_INIT;                                                \
+    static void lib##Bind(void) {                                                                       \
+        lib##Status = bindLibrary(lib##Names, lib##Symbols, (void **)&lib##Table,                       \
+                                  sizeof lib##Symbols / sizeof *lib##Symbols, lib##Message, sizeof lib##Message); \
+    }                                                                                                   \
+    const Type *flyr_##lib(const char **error) {                                                        \
+        pthread_once(&lib##Once, lib##Bind);                                                            \
+        *error = lib##Status == 0 ? NULL : lib##Message;                                                \
+        return lib##Status == 0 ? &lib##Table : NULL;                                                   \
+    }                                                                                                   \
+    _Static_assert(sizeof(Type) == sizeof lib##Symbols / sizeof *lib##Symbols * sizeof(void *),         \
+                   "one pointer per symbol");
 
-static void bindGDAL(void) {
-    gdalStatus = bindLibrary(gdalNames, gdalSymbols, (void **)&gdal, sizeof gdalSymbols / sizeof *gdalSymbols,
-                      gdalMessage, sizeof gdalMessage);
-}
-
-const FlyrGDAL *flyr_gdal(const char **error) {
-    pthread_once(&gdalOnce, bindGDAL);
-    *error = gdalStatus == 0 ? NULL : gdalMessage;
-    return gdalStatus == 0 ? &gdal : NULL;
-}
-
-static const char *const pqNames[] = {"libpq.so", "libpq.so.5", NULL};
-static const char *const pqSymbols[] = {FLYR_PQ_FUNCTIONS(FLYR_SYMBOL_NAME)};
-static FlyrPQ pq;
-static int pqStatus = -1;
-static char pqMessage[512];
-static pthread_once_t pqOnce = PTHREAD_ONCE_INIT;
-
-static void bindPQ(void) {
-    pqStatus = bindLibrary(pqNames, pqSymbols, (void **)&pq, sizeof pqSymbols / sizeof *pqSymbols, pqMessage, sizeof pqMessage);
-}
-
-const FlyrPQ *flyr_pq(const char **error) {
-    pthread_once(&pqOnce, bindPQ);
-    *error = pqStatus == 0 ? NULL : pqMessage;
-    return pqStatus == 0 ? &pq : NULL;
-}
-
-_Static_assert(sizeof(FlyrGDAL) == sizeof gdalSymbols / sizeof *gdalSymbols * sizeof(void *), "one pointer per GDAL symbol");
-_Static_assert(sizeof(FlyrPQ) == sizeof pqSymbols / sizeof *pqSymbols * sizeof(void *), "one pointer per libpq symbol");
+FLYR_BINDING(gdal, FlyrGDAL, FLYR_GDAL_FUNCTIONS, "libgdal.so", "libgdal.so.32")
+FLYR_BINDING(pq, FlyrPQ, FLYR_PQ_FUNCTIONS, "libpq.so", "libpq.so.5")

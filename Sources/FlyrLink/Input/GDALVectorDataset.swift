@@ -18,7 +18,7 @@ enum GDALEnvironment {
             return .failure(GDALError(message: "GDAL is not available: \(error.map { String(cString: $0) } ?? "unknown error")"))
         }
         api.pointee.GDALAllRegister()
-        api.pointee.CPLSetErrorHandler(api.pointee.CPLQuietErrorHandler)
+        _ = api.pointee.CPLSetErrorHandler(api.pointee.CPLQuietErrorHandler)
         return .success(api)
     }()
 

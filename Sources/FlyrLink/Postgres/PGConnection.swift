@@ -114,7 +114,7 @@ final class PGConnection {
             throw PostgresError(.connection, "cannot connect to PostgreSQL: \(message)")
         }
         handle = conn
-        pq.PQsetNoticeProcessor(conn, { _, _ in }, nil)
+        _ = pq.PQsetNoticeProcessor(conn, { _, _ in }, nil)
     }
 
     deinit {

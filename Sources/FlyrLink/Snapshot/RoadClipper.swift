@@ -19,7 +19,7 @@ enum RoadClipper {
 
         let wgs84 = gdal.OSRNewSpatialReference(nil)!
         defer { gdal.OSRDestroySpatialReference(wgs84) }
-        gdal.OSRSetFromUserInput(wgs84, "EPSG:4326")
+        _ = gdal.OSRSetFromUserInput(wgs84, "EPSG:4326")
         gdal.OSRSetAxisMappingStrategy(wgs84, OAMS_TRADITIONAL_GIS_ORDER)
 
         var source: OGRSpatialReferenceH?
@@ -109,9 +109,9 @@ enum RoadClipper {
             guard let part = gdal.OGR_G_GetGeometryRef(g, i) else { continue }
             let t = gdal.OGR_GT_Flatten(gdal.OGR_G_GetGeometryType(part))
             if t == wkbLineString {
-                gdal.OGR_G_AddGeometry(multi, part)
+                _ = gdal.OGR_G_AddGeometry(multi, part)
             } else if t == wkbMultiLineString {
-                for j in 0..<gdal.OGR_G_GetGeometryCount(part) { gdal.OGR_G_AddGeometry(multi, gdal.OGR_G_GetGeometryRef(part, j)) }
+                for j in 0..<gdal.OGR_G_GetGeometryCount(part) { _ = gdal.OGR_G_AddGeometry(multi, gdal.OGR_G_GetGeometryRef(part, j)) }
             }
         }
         if gdal.OGR_G_GetGeometryCount(multi) == 0 { gdal.OGR_G_DestroyGeometry(multi); return nil }
@@ -135,9 +135,9 @@ enum RoadClipper {
             for ring in poly.rings {
                 let r = gdal.OGR_G_CreateGeometry(wkbLinearRing)!
                 for pt in ring { gdal.OGR_G_AddPoint_2D(r, pt.x, pt.y) }
-                gdal.OGR_G_AddGeometryDirectly(p, r)
+                _ = gdal.OGR_G_AddGeometryDirectly(p, r)
             }
-            gdal.OGR_G_AddGeometryDirectly(multi, p)
+            _ = gdal.OGR_G_AddGeometryDirectly(multi, p)
         }
         return multi
     }
