@@ -11,20 +11,18 @@ enum GDALEnvironment {
     /// GDAL, loaded on first use (see CLateBound: a run that never opens a source through GDAL
     /// never loads it), its drivers registered and its printing to stderr off: its messages are
     /// read back with CPLGetLastErrorMsg and reported as one line of ours.
-    // The table is written once, under the loader's pthread_once, and only read after.
-    nonisolated(unsafe) fileprivate static let binding: Result<UnsafePointer<FlyrGDAL>, GDALError> = {
-        var error: UnsafePointer<CChar>?
-        guard let api = flyr_gdal(&error) else {
-            return .failure(GDALError(message: "GDAL is not available: \(error.map { String(cString: $0) } ?? "unknown error")"))
+    fileprivate static let library: LateBoundTable<FlyrGDAL> = {
+        let library = LateBoundTable(flyr_gdal)
+        if library.failure == nil {
+            library.functions.GDALAllRegister()
+            _ = library.functions.CPLSetErrorHandler(library.functions.CPLQuietErrorHandler)
         }
-        api.pointee.GDALAllRegister()
-        _ = api.pointee.CPLSetErrorHandler(api.pointee.CPLQuietErrorHandler)
-        return .success(api)
+        return library
     }()
 
     /// Loads GDAL if it is not yet; what must come before any use of `gdal`.
     static func ready() throws(GDALError) {
-        _ = try binding.get()
+        if let failure = library.failure { throw GDALError(message: "GDAL is not available: \(failure)") }
     }
 
     static func lastError(_ fallback: String) -> String {
@@ -35,19 +33,14 @@ enum GDALEnvironment {
 
     /// False too when GDAL cannot be loaded.
     static func hasDriver(_ name: String) -> Bool {
-        guard (try? ready()) != nil else { return false }
+        guard library.failure == nil else { return false }
         return gdal.GDALGetDriverByName(name) != nil
     }
 }
 
-/// GDAL's functions, by their C names. Only after `GDALEnvironment.ready()` succeeded (every
-/// GDAL object is made after it), so the load cannot have failed here.
-var gdal: FlyrGDAL {
-    switch GDALEnvironment.binding {
-    case .success(let api): api.pointee
-    case .failure(let error): preconditionFailure("GDAL used before GDALEnvironment.ready(): \(error.message)")
-    }
-}
+/// GDAL's functions, by their C names; only after `GDALEnvironment.ready()` (every GDAL object
+/// is made after it).
+var gdal: FlyrGDAL { GDALEnvironment.library.functions }
 
 /// An open OGR vector dataset. Layers keep it alive (a layer handle is only valid while its dataset is open).
 final class GDALVectorDataset {

@@ -76,29 +76,17 @@ public enum PostgresTarget {
 
 /// libpq, loaded on first use (see CLateBound): only a run that writes to PostgreSQL loads it.
 enum PostgresLibrary {
-    // The table is written once, under the loader's pthread_once, and only read after.
-    nonisolated(unsafe) fileprivate static let binding: Result<UnsafePointer<FlyrPQ>, PostgresError> = {
-        var error: UnsafePointer<CChar>?
-        guard let api = flyr_pq(&error) else {
-            return .failure(PostgresError(.connection, "libpq is not available: \(error.map { String(cString: $0) } ?? "unknown error")"))
-        }
-        return .success(api)
-    }()
+    fileprivate static let library = LateBoundTable(flyr_pq)
 
     /// Loads libpq if it is not yet; what must come before any use of `pq`.
     static func ready() throws(PostgresError) {
-        _ = try binding.get()
+        if let failure = library.failure { throw PostgresError(.connection, "libpq is not available: \(failure)") }
     }
 }
 
-/// libpq's functions, by their C names. Only after `PostgresLibrary.ready()` succeeded (every
-/// connection is opened after it), so the load cannot have failed here.
-var pq: FlyrPQ {
-    switch PostgresLibrary.binding {
-    case .success(let api): api.pointee
-    case .failure(let error): preconditionFailure("libpq used before PostgresLibrary.ready(): \(error.message)")
-    }
-}
+/// libpq's functions, by their C names; only after `PostgresLibrary.ready()` (every connection is
+/// opened after it).
+var pq: FlyrPQ { PostgresLibrary.library.functions }
 
 /// One libpq connection, used from one thread. Statements return text rows; errors are typed and
 /// carry the server's message. Notices (e.g. "relation already exists, skipping") are not printed.
