@@ -131,7 +131,7 @@ final class TownhouseTests: XCTestCase {
             let footprint = RandomFootprints.make(&rng)
             let angle = trial % 4 == 0 ? 0 : rng.uniform(0, .pi)
             let axis = Point2(x: cos(angle), y: sin(angle))
-            let scene = MetricScene(addressPoints: [], addressKeys: [], footprints: [footprint])
+            let scene = MetricScene(addressPoints: [], addressKeys: [], footprints: FootprintStore([footprint]))
             var order = RowDetector.RowOrder(origin: Point2(x: 0, y: 0), axis: axis, start: 0, end: 0, width: 80, addresses: [], cuts: [])
             let along = footprint.points.map { order.rowCoordinates($0).x }
             order.start = along.min()!

@@ -19,16 +19,10 @@ public struct Footprint: Sendable, Hashable {
     /// Every ring's points, ring after ring; each ring closed (first point repeated last).
     public private(set) var points: [Point2]
     /// The ring and polygon boundaries in one array (16 bytes a footprint, not 24: a run holds
-    /// two per building): empty when both are, else the number of ring ends, the ring ends, then
-    /// the polygon ends. Ring ends: end (exclusive) in `points` of every ring; none when there is
-    /// exactly one non-empty ring. Polygon ends: end (exclusive) ring number of every polygon;
-    /// none when there is exactly one polygon with rings.
-    private var ends: [Int32]
+    /// two per building), as `RingLayout` reads them: empty when there is one ring of all the points.
+    private(set) var ends: [Int32]
 
-    private var ringEndCount: Int { ends.isEmpty ? 0 : Int(ends[0]) }
-    private func ringEnd(_ r: Int) -> Int { Int(ends[1 + r]) }
-    private var polygonEndCount: Int { ends.isEmpty ? 0 : ends.count - 1 - Int(ends[0]) }
-    private func polygonEnd(_ p: Int) -> Int { Int(ends[1 + Int(ends[0]) + p]) }
+    @inline(__always) var layout: RingLayout<[Int32]> { RingLayout(ends: ends, pointCount: points.count) }
 
     private static func ends(rings: [Int32], polygons: [Int32]) -> [Int32] {
         rings.isEmpty && polygons.isEmpty ? [] : [Int32(rings.count)] + rings + polygons
@@ -64,25 +58,31 @@ public struct Footprint: Sendable, Hashable {
                          polygons: polygonEnds.count == 1 && polygonEnds[0] > 0 ? [] : polygonEnds)
     }
 
+    /// From points and ends in `RingLayout`'s form, as a store keeps them.
+    init(points: [Point2], layoutEnds: [Int32]) {
+        self.points = points
+        ends = layoutEnds
+    }
+
     /// No polygons.
     public static var empty: Footprint { Footprint(polygons: []) }
 
-    public var ringCount: Int { ringEndCount == 0 ? (points.isEmpty ? 0 : 1) : ringEndCount }
-    public var polygonCount: Int { polygonEndCount == 0 ? (ringCount > 0 ? 1 : 0) : polygonEndCount }
+    public var ringCount: Int { layout.ringCount }
+    public var polygonCount: Int { layout.polygonCount }
 
     /// Where ring `r` (numbered across all polygons) lies in `points`.
     @inline(__always)
-    public func ringRange(_ r: Int) -> Range<Int> {
-        guard !ends.isEmpty else { return 0..<points.count }  // the usual footprint
-        let start = r == 0 ? 0 : ringEnd(r - 1)
-        return start..<(ringEndCount == 0 ? points.count : ringEnd(r))
-    }
+    public func ringRange(_ r: Int) -> Range<Int> { layout.ringRange(r) }
 
     /// The rings of polygon `p`: its shell first, then its holes.
     @inline(__always)
-    public func ringsOfPolygon(_ p: Int) -> Range<Int> {
-        let start = p == 0 ? 0 : polygonEnd(p - 1)
-        return start..<(polygonEndCount == 0 ? ringCount : polygonEnd(p))
+    public func ringsOfPolygon(_ p: Int) -> Range<Int> { layout.ringsOfPolygon(p) }
+
+    /// The footprint read in place: the measures are written once, for views (a store's
+    /// footprints are only ever views).
+    @inline(__always)
+    func withView<R>(_ body: (FootprintView) -> R) -> R {
+        points.withUnsafeBufferPointer { p in ends.withUnsafeBufferPointer { e in body(FootprintView(points: p, ends: e)) } }
     }
 
     /// The nested form, for code that builds or reshapes polygons; hot paths use the ranges.
@@ -101,33 +101,12 @@ public struct Footprint: Sendable, Hashable {
     }
 
     /// The box of the shells (holes lie inside them).
-    public var bbox: BBox {
-        var b = BBox.empty
-        if ringEndCount == 0 {
-            for p in points { b.extend(p) }
-            return b
-        }
-        for poly in 0..<polygonCount {
-            let rings = ringsOfPolygon(poly)
-            guard let shell = rings.first else { continue }
-            for k in ringRange(shell) { b.extend(points[k]) }
-        }
-        return b
-    }
+    public var bbox: BBox { withView { $0.bbox } }
 
     public var pointCount: Int { points.count }
 
     /// Planar area (shoelace), holes subtracted. Meaningful in a metric frame.
-    public var area: Double {
-        var total = 0.0
-        for poly in 0..<polygonCount {
-            for r in ringsOfPolygon(poly) {
-                let a = abs(Footprint.signedArea(points[ringRange(r)]))
-                total += r == ringsOfPolygon(poly).lowerBound ? a : -a
-            }
-        }
-        return total
-    }
+    public var area: Double { withView { $0.area } }
 
     static func signedArea<C: RandomAccessCollection>(_ ring: C) -> Double where C.Element == Point2 {
         guard ring.count >= 3 else { return 0 }

@@ -1,8 +1,8 @@
 /// Footprint-to-footprint distance in the metric frame, computed on the coordinates (as GEOS's
 /// Distance: 0 when they touch, overlap or one holds the other). The accessory rule asks it for
 /// every small footprint against its larger neighbours.
-extension Footprint {
-    func distance(to other: Footprint) -> Double {
+extension FootprintView {
+    func distance(to other: FootprintView) -> Double {
         // One part inside the other footprint (no edges meet): a vertex of that part is covered.
         if anyPartStart(coveredBy: other) || other.anyPartStart(coveredBy: self) { return 0 }
         var best = Double.infinity
@@ -17,7 +17,7 @@ extension Footprint {
         return best.squareRoot()
     }
 
-    private func anyPartStart(coveredBy other: Footprint) -> Bool {
+    private func anyPartStart(coveredBy other: FootprintView) -> Bool {
         (0..<polygonCount).contains { p in
             let rings = ringsOfPolygon(p)
             guard let shell = rings.first, !ringRange(shell).isEmpty else { return false }
@@ -28,14 +28,16 @@ extension Footprint {
     /// Every ring edge, ring by ring.
     @inline(__always)
     func forEachSegment(_ body: (Point2, Point2) -> Void) {
-        points.withUnsafeBufferPointer { pts in
-            for r in 0..<ringCount {
-                let range = ringRange(r)
-                guard range.count >= 2 else { continue }
-                for k in (range.lowerBound + 1)..<range.upperBound { body(pts[k - 1], pts[k]) }
-            }
+        for r in 0..<ringCount {
+            let range = ringRange(r)
+            guard range.count >= 2 else { continue }
+            for k in (range.lowerBound + 1)..<range.upperBound { body(points[k - 1], points[k]) }
         }
     }
+}
+
+extension Footprint {
+    func distance(to other: Footprint) -> Double { withView { a in other.withView { b in a.distance(to: b) } } }
 
     @inline(__always)
     static func squaredDistance(_ p: Point2, to a: Point2, _ b: Point2) -> Double {

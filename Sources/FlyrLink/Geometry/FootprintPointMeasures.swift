@@ -1,33 +1,58 @@
 /// Point-against-footprint measures in the metric frame, computed directly on the coordinates.
 /// The matcher asks them about a million times per million addresses; building GEOS geometries
 /// (and preparing them) for that cost more than the tests themselves.
-extension Footprint {
+extension FootprintView {
     /// Boundary-inclusive containment (GEOS `covers`): inside a shell and not strictly inside one of
     /// its holes; a point on any ring counts as covered.
     func covers(_ p: Point2) -> Bool {
-        points.withUnsafeBufferPointer { pts in
-            for polygon in 0..<polygonCount {
-                let rings = ringsOfPolygon(polygon)
-                guard let shell = rings.first else { continue }
-                switch Footprint.locate(p, in: UnsafeBufferPointer(rebasing: pts[ringRange(shell)])) {
-                case .outside: continue
-                case .boundary: return true
-                case .inside:
-                    var inHole = false
-                    for hole in rings.dropFirst() {
-                        switch Footprint.locate(p, in: UnsafeBufferPointer(rebasing: pts[ringRange(hole)])) {
-                        case .boundary: return true
-                        case .inside: inHole = true
-                        case .outside: break
-                        }
-                        if inHole { break }
+        for polygon in 0..<polygonCount {
+            let rings = ringsOfPolygon(polygon)
+            guard let shell = rings.first else { continue }
+            switch Footprint.locate(p, in: ring(shell)) {
+            case .outside: continue
+            case .boundary: return true
+            case .inside:
+                var inHole = false
+                for hole in rings.dropFirst() {
+                    switch Footprint.locate(p, in: ring(hole)) {
+                    case .boundary: return true
+                    case .inside: inHole = true
+                    case .outside: break
                     }
-                    if !inHole { return true }
+                    if inHole { break }
                 }
+                if !inHole { return true }
             }
-            return false
         }
+        return false
     }
+
+    /// The nearest point of the outline (every ring) to `p`, and its distance; ties keep the first
+    /// segment in ring order. For a point outside the footprint this is its distance to it.
+    func nearestOutlinePoint(to p: Point2) -> (distance: Double, point: Point2) {
+        var best = Double.infinity
+        var bestPoint = p
+        for r in 0..<ringCount {
+            let range = ringRange(r)
+            guard range.count >= 2 else { continue }
+            var a = points[range.lowerBound]
+            for k in (range.lowerBound + 1)..<range.upperBound {
+                let b = points[k]
+                let q = Footprint.closestPoint(on: a, b, to: p)
+                let dx = q.x - p.x, dy = q.y - p.y
+                let d2 = dx * dx + dy * dy
+                if d2 < best { best = d2; bestPoint = q }
+                a = b
+            }
+        }
+        return (best.squareRoot(), bestPoint)
+    }
+}
+
+extension Footprint {
+    func covers(_ p: Point2) -> Bool { withView { $0.covers(p) } }
+
+    func nearestOutlinePoint(to p: Point2) -> (distance: Double, point: Point2) { withView { $0.nearestOutlinePoint(to: p) } }
 
     enum RingLocation { case inside, boundary, outside }
 
@@ -51,29 +76,6 @@ extension Footprint {
             }
         }
         return crossings % 2 == 1 ? .inside : .outside
-    }
-
-    /// The nearest point of the outline (every ring) to `p`, and its distance; ties keep the first
-    /// segment in ring order. For a point outside the footprint this is its distance to it.
-    func nearestOutlinePoint(to p: Point2) -> (distance: Double, point: Point2) {
-        var best = Double.infinity
-        var bestPoint = p
-        points.withUnsafeBufferPointer { pts in
-            for r in 0..<ringCount {
-                let range = ringRange(r)
-                guard range.count >= 2 else { continue }
-                var a = pts[range.lowerBound]
-                for k in (range.lowerBound + 1)..<range.upperBound {
-                    let b = pts[k]
-                    let q = Footprint.closestPoint(on: a, b, to: p)
-                    let dx = q.x - p.x, dy = q.y - p.y
-                    let d2 = dx * dx + dy * dy
-                    if d2 < best { best = d2; bestPoint = q }
-                    a = b
-                }
-            }
-        }
-        return (best.squareRoot(), bestPoint)
     }
 
     /// The point of segment ab nearest to p (GEOS LineSegment::closestPoint).

@@ -9,17 +9,16 @@ enum AccessoryClassifier {
             // no exact distance where the boxes alone are farther apart (with a margin for rounding).
             let boxReach = options.accessoryRadius * (1 + 1e-9) + 1e-9
             let larger = max(2 * area, options.accessoryMaxArea)
-            // Footprints and areas read in place (see CandidateSearch.surroundings).
-            return scene.footprints.withUnsafeBufferPointer { footprints in
-                scene.areas.withUnsafeBufferPointer { areas in
-                    let box = footprints[i].bbox
-                    var found = false
-                    index.grid.search(box.expanded(by: options.accessoryRadius)) { j, other in
-                        guard !found, j != i, box.distance(to: other) <= boxReach, areas[j] >= larger else { return }
-                        found = footprints[i].distance(to: footprints[j]) <= options.accessoryRadius
-                    }
-                    return found
+            // Areas read in place (an element of the array proper is a retain and release per read).
+            return scene.areas.withUnsafeBufferPointer { areas in
+                let footprint = scene.footprints[i]
+                let box = footprint.bbox
+                var found = false
+                index.grid.search(box.expanded(by: options.accessoryRadius)) { j, other in
+                    guard !found, j != i, box.distance(to: other) <= boxReach, areas[j] >= larger else { return }
+                    found = footprint.distance(to: scene.footprints[j]) <= options.accessoryRadius
                 }
+                return found
             }
         }
     }

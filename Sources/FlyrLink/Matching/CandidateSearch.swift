@@ -79,13 +79,11 @@ enum CandidateSearch {
         guard !near.isEmpty else { return AddressSurroundings() }
         // Buildings are in id order, so a lower index is the lower id: ties break by id.
         near.sort { $0.bboxDistance != $1.bboxDistance ? $0.bboxDistance < $1.bboxDistance : $0.building < $1.building }
-        // Footprints read in place: an element of the array proper is copied (its arrays retained
-        // and released, from both cores at once) for every candidate.
-        return scene.footprints.withUnsafeBufferPointer { measure(p, near: near, footprints: $0, scene: scene, options: options, accessory: accessory) }
+        return measure(p, near: near, footprints: scene.footprints, scene: scene, options: options, accessory: accessory)
     }
 
     /// The covering footprints among `near` (boxes within reach, nearest first), or else the nearby ones.
-    private static func measure(_ p: Point2, near: [(bboxDistance: Double, building: Int)], footprints: UnsafeBufferPointer<Footprint>,
+    private static func measure(_ p: Point2, near: [(bboxDistance: Double, building: Int)], footprints: FootprintStore,
                                 scene: MetricScene, options: LinkOptions, accessory: [Bool]) -> AddressSurroundings {
         var result = AddressSurroundings()
         let reach = options.maxDistance

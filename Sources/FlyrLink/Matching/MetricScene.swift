@@ -5,10 +5,10 @@ final class MetricScene: Sendable {
     let addressPoints: [Point2]
     /// `HouseNumber.keys` of the addresses: equal for the same house.
     let addressKeys: HouseKeys
-    let footprints: [Footprint]
+    let footprints: FootprintStore
     let areas: [Double]
 
-    init(addressPoints: [Point2], addressKeys: HouseKeys, footprints: [Footprint], pool: WorkerPool = WorkerPool(threads: 1)) {
+    init(addressPoints: [Point2], addressKeys: HouseKeys, footprints: FootprintStore, pool: WorkerPool = WorkerPool(threads: 1)) {
         self.addressPoints = addressPoints
         self.addressKeys = addressKeys
         self.footprints = footprints
@@ -31,7 +31,7 @@ final class FootprintIndex: Sendable {
     /// cells are twice that, the side of an address's search box, so a search reads about four
     /// cells (measured at 1M buildings: 80 m and 160 m cells alike, 20 m slower). The boxes are
     /// kept only in the grid's entries (the classification takes a footprint's own from its points).
-    init(_ footprints: [Footprint], reach: Double = LinkOptions.defaultMaxDistance, pool: WorkerPool = WorkerPool(threads: 1)) {
+    init(_ footprints: FootprintStore, reach: Double = LinkOptions.defaultMaxDistance, pool: WorkerPool = WorkerPool(threads: 1)) {
         let boxes = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].bbox }
         grid = BoxGrid(boxes: boxes, cellSize: max(2 * reach, 1), pool: pool)
     }

@@ -50,7 +50,7 @@ enum OwnershipRule {
     }
 
     /// The nearest point of the footprint is one of its vertices (within 1 cm).
-    static func isCorner(_ q: Point2, of footprint: Footprint) -> Bool {
+    static func isCorner(_ q: Point2, of footprint: FootprintView) -> Bool {
         footprint.points.contains { $0.distance(to: q) < 0.01 }
     }
 

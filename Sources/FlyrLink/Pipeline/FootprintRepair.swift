@@ -11,10 +11,10 @@ enum FootprintRepair {
     /// The footprints that are not plainly valid, each with what GEOS made of it, in index order
     /// (every other footprint is valid). Sparse: a million outcomes, nearly all `.valid`, were
     /// 48 MB of fresh pages.
-    static func run(_ footprints: [Footprint], pool: WorkerPool) -> [(index: Int, outcome: Outcome)] {
+    static func run(_ footprints: FootprintStore, pool: WorkerPool) -> [(index: Int, outcome: Outcome)] {
         let plain = pool.map(footprints.count, chunkSize: 4096) { _, i in footprints[i].isPlainlyValid }
         let suspects = plain.indices.filter { !plain[$0] }
-        return pool.map(suspects.count, chunkSize: 16) { context, k in (suspects[k], check(footprints[suspects[k]], context: context)) }
+        return pool.map(suspects.count, chunkSize: 16) { context, k in (suspects[k], check(footprints.footprint(suspects[k]), context: context)) }
     }
 
     private static func check(_ f: Footprint, context: GEOSContext) -> Outcome {

@@ -56,25 +56,34 @@ public struct LinkPipeline {
         var outsideBuildings = 0
         var outsideAddresses = 0
         let (buildings, footprints, addresses, points) = stage(.ingest, clock, "metric frame") {
-            // Footprints nothing will write in lon/lat are moved out of the buildings and projected in place.
-            var metric = [Footprint](repeating: .empty, count: buildingsIn.items.count)
-            for i in metric.indices {
-                if writesRecords { metric[i] = buildingsIn.items[i].footprint } else { swap(&metric[i], &buildingsIn.items[i].footprint) }
+            // The footprints in the frame, in one store; in lon/lat they stay only if something writes them.
+            var metric = frame.project(count: buildingsIn.items.count, pool: pool) { buildingsIn.items[$0].footprint }
+            if !writesRecords {
+                // Freed on the workers, and the pages handed back before the index is built beside the store.
+                buildingsIn.items.withUnsafeMutableBufferPointer { rows in
+                    let rows = UncheckedBox(rows)
+                    pool.forEachRange(rows.value.count, chunkSize: 16_384) { stretch in
+                        for i in stretch { rows.value[i].footprint = .empty }
+                    }
+                }
+                HeapTrim.returnFreedMemory()
             }
-            frame.project(&metric, pool: pool)
             var keep = [Bool](repeating: true, count: metric.count)
+            var repaired: [Int: Footprint] = [:]
             for (i, outcome) in FootprintRepair.run(metric, pool: pool) {
                 switch outcome {
                 case .valid: break
                 case .repaired(let fixed, _):
-                    metric[i] = fixed
-                    buildingsIn.items[i].footprint = frame.toLonLat(fixed)
+                    repaired[i] = fixed
+                    if writesRecords { buildingsIn.items[i].footprint = frame.toLonLat(fixed) }
                     repairedCount += 1
                 case .unusable(let reason):
                     keep[i] = false
                     buildingRejects.append(Reject(layer: "buildings", sourceRow: buildingsIn.items[i].sourceRow, id: buildingsIn.items[i].id, reason: reason))
                 }
             }
+            // (The territory is tested against the repaired footprints.)
+            if !repaired.isEmpty { metric = FootprintStore(metric, keeping: nil, replacing: repaired, pool: pool) }
             var addressPoints = frame.project(addressesIn.items.map(\.location), pool: pool)
             var keepAddress = [Bool](repeating: true, count: addressPoints.count)
             if let territory {
@@ -85,14 +94,9 @@ public struct LinkPipeline {
                 let addressIn = inside.covering(addressPoints, pool: pool)
                 for i in keepAddress.indices where !addressIn[i] { keepAddress[i] = false; outsideAddresses += 1 }
             }
-            if !writesRecords {
-                for i in buildingsIn.items.indices { buildingsIn.items[i].footprint = .empty }
-            }
             var buildings = buildingsIn.items
-            if keep.contains(false) {
-                buildings = zip(buildings, keep).filter(\.1).map(\.0)
-                metric = zip(metric, keep).filter(\.1).map(\.0)
-            }
+            if keep.contains(false) { buildings = zip(buildings, keep).filter(\.1).map(\.0) }
+            if keep.contains(false) { metric = FootprintStore(metric, keeping: keep, replacing: [:], pool: pool) }
             var addresses = addressesIn.items
             if keepAddress.contains(false) {
                 addresses = zip(addresses, keepAddress).filter(\.1).map(\.0)

@@ -4,10 +4,10 @@ internal import CGEOS
 struct TerritoryFilter {
     var area: Footprint
 
-    func intersecting(_ footprints: [Footprint], pool: WorkerPool) -> [Bool] {
+    func intersecting(_ footprints: FootprintStore, pool: WorkerPool) -> [Bool] {
         let box = area.bbox
         return perWorker(footprints.count, pool: pool) { ctx, territory, i in
-            guard footprints[i].bbox.intersects(box), let g = try? ctx.geometry(footprints[i]) else { return false }
+            guard footprints[i].bbox.intersects(box), let g = try? ctx.geometry(footprints.footprint(i)) else { return false }
             return GEOSPreparedIntersects_r(ctx.handle, territory, g.handle) == 1
         }
     }

@@ -7,16 +7,10 @@ extension LocalMetricFrame {
         return pool.map(points.count, chunkSize: 16_384) { _, i in tm.forward(points[i]) }
     }
 
-    /// Every footprint's points into this frame, in place: footprints not shared with another
-    /// array keep their storage (a links-only run moves them out of the buildings first).
-    func project(_ footprints: inout [Footprint], pool: WorkerPool) {
+    /// `count` footprints (`footprint(i)` each) into this frame, in one store.
+    func project(count: Int, pool: WorkerPool, _ footprint: (Int) -> Footprint) -> FootprintStore {
         let tm = transverseMercator
-        footprints.withUnsafeMutableBufferPointer { all in
-            let base = all.baseAddress
-            pool.forEachRange(all.count, chunkSize: 4096) { stretch in
-                for i in stretch { base![i].movePoints(tm.forward) }
-            }
-        }
+        return FootprintStore(count: count, pool: pool, transform: tm.forward, footprint: footprint)
     }
 
     /// One footprint into this frame (a territory).

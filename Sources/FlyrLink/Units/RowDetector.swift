@@ -49,8 +49,9 @@ enum RowDetector {
         guard members.dropFirst().allSatisfy({ sameStreet(addresses[members[0]], addresses[$0]) }) else { return nil }
 
         // Long axis from the minimum rotated rectangle: its longest edge.
-        let outline = scene.footprints[b].points  // holes lie inside the shell: the same extent
-        guard let rect = RowAxis.of(scene.footprints[b], context: context) else { return nil }
+        let footprint = scene.footprints.footprint(b)
+        let outline = footprint.points  // holes lie inside the shell: the same extent
+        guard let rect = RowAxis.of(footprint, context: context) else { return nil }
         var axis = rect.axis
         let origin = rect.center
         func along(_ p: Point2) -> Double { (p.x - origin.x) * axis.x + (p.y - origin.y) * axis.y }

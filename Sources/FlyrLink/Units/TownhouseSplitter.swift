@@ -132,7 +132,7 @@ enum TownhouseSplitter {
     /// GEOS clips directly (ClipByRect, far cheaper than a general overlay), and each slice is
     /// turned back.
     static func cut(building b: Int, order: RowDetector.RowOrder, scene: MetricScene, context: GEOSContext) throws(GEOSError) -> [Footprint] {
-        let inRowFrame = scene.footprints[b].mapRings { ring in ring.map(order.rowCoordinates) }
+        let inRowFrame = scene.footprints.footprint(b).mapRings { ring in ring.map(order.rowCoordinates) }
         let footprint = try context.geometry(inRowFrame)
         let reach = order.width + 10
         return try stretches(order).map { (span) throws(GEOSError) -> Footprint in
