@@ -32,18 +32,21 @@ enum IDOrder {
 
     /// Indices `0..<count` in byte order of their ids (`id(i)`), each with its first 16 bytes;
     /// equal ids keep their index order. The ids are read where they are (at 10M rows an array
-    /// of them was 160 MB of fresh pages); ids sharing their first 16 bytes are read again.
-    static func sorted(count: Int, id: (Int) -> String) -> [Keyed] {
+    /// of them was 160 MB of fresh pages); ids sharing their first 16 bytes are read again. The
+    /// keys are made and sorted on the workers (`id` is called from them).
+    static func sorted(count: Int, pool: WorkerPool = WorkerPool(threads: 1), id: (Int) -> String) -> [Keyed] {
         var keyed = [Keyed](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for i in 0..<count {
-                let (hi, lo) = key(id(i))
-                buffer.initializeElement(at: i, to: Keyed(hi: hi, lo: lo, index: Int32(i)))
+            let out = UncheckedBox(buffer)
+            pool.forEachRange(count, chunkSize: 65_536) { stretch in
+                for i in stretch {
+                    let (hi, lo) = key(id(i))
+                    out.value.initializeElement(at: i, to: Keyed(hi: hi, lo: lo, index: Int32(i)))
+                }
             }
             initialized = count
         }
-        // (The row breaks ties, so the order is total. The standard sort finds runs: a source
-        // already in id order costs one pass.)
-        keyed.sort()
+        // (The row breaks ties, so the order is total: the same whatever the thread count.)
+        ParallelSort.sort(&keyed, pool: pool)
         // Ids that share their first 16 bytes (or are shorter and padded alike) ordered by all
         // their bytes, index on ties.
         var lower = 0
@@ -68,10 +71,11 @@ enum IDOrder {
     /// array in id order: each read is independent of the last, so the processor overlaps the
     /// cache misses. Walking the permutation's cycles in place made every row wait for the one
     /// before it; at 10M rows that walk was half the ingest stage.
-    static func sortUnique<T: Ingest.Identified>(_ items: inout [T], layer: String, rejects: inout [Reject]) {
+    static func sortUnique<T: Ingest.Identified>(_ items: inout [T], layer: String, rejects: inout [Reject],
+                                                 pool: WorkerPool = WorkerPool(threads: 1)) {
         // (Through the protocol, not key paths: a key path per row is a runtime call.)
         func row(_ item: T) -> Int { item.sourceRow }
-        let keyed = sorted(count: items.count) { items[$0].id }
+        let keyed = sorted(count: items.count, pool: pool) { items[$0].id }
         // In id order, a repeat is an id equal to the one before it (ties keep source order).
         var repeated = [Bool](repeating: false, count: keyed.count)
         var first = 0, repeats = 0
@@ -85,18 +89,28 @@ enum IDOrder {
             }
             first = i
         }
+        // Each stretch of the order gathered by a worker into its own part of the new array: where
+        // a stretch starts there is the number of rows kept before it.
+        let stretch = 65_536
+        var starts = [0]
+        for lower in stride(from: 0, to: keyed.count, by: stretch) {
+            starts.append(starts.last! + repeated[lower..<min(lower + stretch, keyed.count)].lazy.filter { !$0 }.count)
+        }
         let ordered = items.withUnsafeMutableBufferPointer { rows in
             [T](unsafeUninitializedCapacity: keyed.count - repeats) { out, initialized in
                 // (The rows in id order are read by index in every later stage.)
                 if let base = out.baseAddress { HugePages.advise(UnsafeMutableRawPointer(base), bytes: out.count * MemoryLayout<T>.stride) }
-                var n = 0
-                for k in keyed.indices where !repeated[k] {
-                    let source = rows.baseAddress! + Int(keyed[k].index)
-                    out.initializeElement(at: n, to: source.move())
-                    source.initialize(to: T.vacant)  // the old array still owns the slot
-                    n += 1
+                let (source, target) = (UncheckedBox(rows), UncheckedBox(out))
+                pool.forEachChunk(starts.count - 1) { _, c in
+                    var n = starts[c]
+                    for k in (c * stretch)..<min((c + 1) * stretch, keyed.count) where !repeated[k] {
+                        let row = source.value.baseAddress! + Int(keyed[k].index)
+                        target.value.initializeElement(at: n, to: row.move())
+                        row.initialize(to: T.vacant)  // the old array still owns the slot
+                        n += 1
+                    }
                 }
-                initialized = n
+                initialized = keyed.count - repeats
             }
         }
         items = ordered

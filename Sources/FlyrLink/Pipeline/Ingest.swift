@@ -150,7 +150,7 @@ struct Ingest {
             }
             var accepted: [AddressPoint] = []
             swap(&accepted, &items)
-            return Ingest.ordered(&accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated)
+            return Ingest.ordered(&accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated, pool: pool)
         }
     }
 
@@ -229,9 +229,8 @@ struct Ingest {
                 let (lonLat, _, _) = try toLonLat(items.map(\.footprint), table: table, pool: pool)
                 for k in items.indices { items[k].footprint = lonLat[k] }
             }
-            var outside = [Bool](repeating: false, count: items.count)
-            for k in items.indices where !items[k].footprint.points.allSatisfy(inRange) {
-                outside[k] = true
+            let outside = pool.map(items.count, chunkSize: 16_384) { [items] _, k in !items[k].footprint.points.allSatisfy(inRange) }
+            for k in items.indices where outside[k] {
                 rejects.append(Reject(layer: layer, sourceRow: items[k].sourceRow, id: items[k].id.isEmpty ? nil : items[k].id,
                                       reason: "coordinates outside the valid range of its CRS"))
             }
@@ -241,7 +240,7 @@ struct Ingest {
             }
             var accepted: [Building] = []
             swap(&accepted, &items)
-            return Ingest.ordered(&accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated)
+            return Ingest.ordered(&accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated, pool: pool)
         }
     }
 
@@ -249,10 +248,10 @@ struct Ingest {
     /// rejects): outputs follow ids, not the source's row order (which a spatially indexed
     /// FlatGeobuf or a database query changes), so the same data gives the same bytes from any format.
     static func ordered<T: Identified>(_ items: inout [T], dropping outside: [Bool], layer: String, rejects: [Reject],
-                                       crs: String, assumed: Bool, generated: Int) -> Result<T> {
+                                       crs: String, assumed: Bool, generated: Int, pool: WorkerPool) -> Result<T> {
         var rejects = rejects
         if outside.contains(true) { items = zip(items, outside).filter { !$0.1 }.map(\.0) }
-        IDOrder.sortUnique(&items, layer: layer, rejects: &rejects)
+        IDOrder.sortUnique(&items, layer: layer, rejects: &rejects, pool: pool)
         rejects.sort { $0.sourceRow < $1.sourceRow }
         return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
     }
