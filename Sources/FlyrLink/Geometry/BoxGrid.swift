@@ -30,25 +30,31 @@ public struct BoxGrid: Sendable {
 
     /// `cellSize`: the side of a cell, in the boxes' units; about a query's size works best.
     init(boxes all: [BBox], cellSize: Double, pool: WorkerPool = WorkerPool(threads: 1)) {
+        self.init(count: all.count, cellSize: cellSize, pool: pool) { all[$0] }
+    }
+
+    /// `count` boxes, `box(i)` each, asked for more than once: boxes that are quick to make (a
+    /// footprint's, from its points) need no array of their own beside the grid's.
+    init(count: Int, cellSize: Double, pool: WorkerPool = WorkerPool(threads: 1), box: (Int) -> BBox) {
         precondition(cellSize > 0 && cellSize.isFinite, "cell size must be positive")
         self.cellSize = cellSize
         var extent = BBox.empty
-        for b in all where !b.isEmpty { extent.extend(b) }
+        for i in 0..<count { let b = box(i); if !b.isEmpty { extent.extend(b) } }
         originX = extent.isEmpty ? 0 : extent.minX
         originY = extent.isEmpty ? 0 : extent.minY
         // Each box's cells, as (cell key, item) pairs sorted by key, then item: counted first, so
         // the pairs are allocated once (at 10M boxes, hundreds of megabytes).
         var big: [Int32] = []
         var total = 0
-        for (i, b) in all.enumerated() {
-            guard let (x, y) = Self.cells(of: b, origin: (originX, originY), size: cellSize) else { continue }
+        for i in 0..<count {
+            guard let (x, y) = Self.cells(of: box(i), origin: (originX, originY), size: cellSize) else { continue }
             if x.count > Self.maxSpan || y.count > Self.maxSpan { big.append(Int32(i)) } else { total += x.count * y.count }
         }
         var lastX = 0, lastY = 0
         var keyed: [IndexedKey<UInt64>] = []
         keyed.reserveCapacity(total)
-        for (i, b) in all.enumerated() {
-            guard let (x, y) = Self.cells(of: b, origin: (originX, originY), size: cellSize), x.count <= Self.maxSpan, y.count <= Self.maxSpan else { continue }
+        for i in 0..<count {
+            guard let (x, y) = Self.cells(of: box(i), origin: (originX, originY), size: cellSize), x.count <= Self.maxSpan, y.count <= Self.maxSpan else { continue }
             // One loop over the cells: two nested loops here lost cells' rows in release builds.
             for c in 0..<(x.count * y.count) {
                 keyed.append(IndexedKey(key: Self.key(x.lowerBound + c % x.count, y.lowerBound + c / x.count), index: Int32(i)))
@@ -69,10 +75,10 @@ public struct BoxGrid: Sendable {
                 keys.append(entry.key)
                 starts.append(Int32(k))
             }
-            let box = all[Int(entry.index)]
-            let (x, y) = Self.cells(of: box, origin: (originX, originY), size: cellSize)!  // in the grid, so not empty
+            let b = box(Int(entry.index))
+            let (x, y) = Self.cells(of: b, origin: (originX, originY), size: cellSize)!  // in the grid, so not empty
             items.append(entry.index)
-            boxes.append(box)
+            boxes.append(b)
             firsts.append((Int(entry.key & 0xFFFF_FFFF) == x.lowerBound ? 1 : 0) | (Int(entry.key >> 32) == y.lowerBound ? 2 : 0))
         }
         starts.append(Int32(keyed.count))
@@ -82,7 +88,7 @@ public struct BoxGrid: Sendable {
         self.boxes = boxes
         self.firsts = firsts
         oversized = big
-        oversizedBoxes = big.map { all[Int($0)] }
+        oversizedBoxes = big.map { box(Int($0)) }
     }
 
     /// The columns and rows of the cells a box lies in; nil for an empty or non-finite box (kept

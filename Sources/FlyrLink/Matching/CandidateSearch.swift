@@ -25,12 +25,12 @@ enum CandidateSearch {
     /// spatially sorted chunks, so neighbours touch the same footprints while they are in cache.
     static func proposals(_ scene: MetricScene, index: FootprintIndex, options: LinkOptions, accessory: [Bool], pool: WorkerPool,
                           keep: [Bool]? = nil) -> (proposals: [ProximityMatcher.Proposal?], kept: [Int: AddressSurroundings]) {
-        let order = spatialOrder(scene.addressPoints, pool: pool)
+        let order = scene.searchOrder
         func search(_ slots: ResultSlots<ProximityMatcher.Proposal?>, keeping keptSlots: ResultSlots<AddressSurroundings?>?) {
             pool.forEachRange(order.count, chunkSize: 512) { stretch in
                 var near: [(bboxDistance: Double, building: Int)] = []
                 for k in stretch {
-                    let a = order[k]
+                    let a = Int(order[k])
                     let s = surroundings(of: a, scene: scene, index: index, options: options, accessory: accessory, scratch: &near)
                     slots.set(a, ProximityMatcher.propose(s, accessory: accessory, options: options))
                     if let keep, let keptSlots { keptSlots.set(a, keep[a] ? s : nil) }
@@ -52,7 +52,7 @@ enum CandidateSearch {
     }
 
     /// Address indices sorted by 250 m cells in row order, then x: neighbours end up in one chunk.
-    static func spatialOrder(_ points: [Point2], pool: WorkerPool) -> [Int] {
+    static func spatialOrder(_ points: [Point2], pool: WorkerPool) -> [Int32] {
         let cell = 250.0
         // One integer key per point (row, then column), sorted with the point's index on the workers.
         var minX = Double.infinity, minY = Double.infinity
@@ -63,7 +63,7 @@ enum CandidateSearch {
             return IndexedKey(key: row << 32 | col, index: Int32(i))
         }
         ParallelSort.sort(&keyed, pool: pool)
-        return keyed.map { Int($0.index) }
+        return keyed.map { $0.index }
     }
 
     /// `scratch` is the caller's buffer for the boxes within reach, reused from address to address.

@@ -16,8 +16,12 @@ public struct LinkPipeline {
     }
 
     /// `items`: how many things the stage went through (features read, addresses matched), for the progress rate.
+    /// Every stage starts by handing back the pages the last one freed: the heap keeps them for
+    /// reuse otherwise (HeapTrim), and the next stage's large arrays are mapped afresh beside them
+    /// (at 1M buildings the peak was 24 MB higher, at no measurable cost in time).
     private func stage<T>(_ s: PipelineStage, _ clock: Clock, _ detail: String = "", items: (T) -> Int? = { _ in nil },
                           _ body: () throws -> (T, String)) rethrows -> T {
+        HeapTrim.returnFreedMemory()
         observer?(.started(s, detail: detail))
         let t0 = Date()
         let (value, done) = try body()
@@ -41,7 +45,6 @@ public struct LinkPipeline {
 
         // read and ingest; of the source tables only their summaries stay.
         var (buildingsIn, addressesIn, territory, buildingSource, addressSource) = try readAndIngest(clock, pool)
-        HeapTrim.returnFreedMemory()  // and what the ordering freed
         // The report's input fingerprints, hashed on a spare thread while the stages run: the files
         // were just read (their pages are cached), and the stages leave a core idle now and then.
         let fingerprinting = DispatchGroup()
@@ -202,8 +205,6 @@ public struct LinkPipeline {
             return ((tables.0, tables.1, territory), "\(tables.0.recordCount) buildings, \(tables.1.recordCount) addresses")
         }
         // ingest: bring the accepted rows to lon/lat, name and order them.
-        // The records read are gone: their pages need not stay resident beside the ordering's arrays.
-        HeapTrim.returnFreedMemory()
         let (b, a) = try stage(.ingest, clock, items: { $0.0.items.count + $0.1.items.count }) {
             // One layer after the other, each on all the workers: side by side, both layers' rows
             // were held twice at once while they were put in id order (at 1M buildings, 150 MB).
