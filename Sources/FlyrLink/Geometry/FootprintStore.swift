@@ -27,14 +27,19 @@ final class FootprintStore: @unchecked Sendable {
     var indices: Range<Int> { 0..<count }
 
     /// `count` footprints, `footprint(i)` each, copied in with every point moved by `transform`,
-    /// on the workers (the source keeps its own; a links-only run drops them once the store is made).
-    convenience init(count: Int, pool: WorkerPool, transform: (Point2) -> Point2 = { $0 }, footprint: (Int) -> Footprint) {
+    /// on the workers; `copied(i)` is told when footprint i is in (a links-only run frees its
+    /// lon/lat footprint there: freed among the copying, the frees cost a fraction of a loop of their own).
+    convenience init(count: Int, pool: WorkerPool, transform: (Point2) -> Point2 = { $0 }, footprint: (Int) -> Footprint,
+                     copied: ((Int) -> Void)? = nil) {
         self.init(count: count, sizes: { i in let f = footprint(i); return (f.pointCount, f.ends.count) }, pool: pool) { i, pts, ends in
-            let f = footprint(i)
-            f.points.withUnsafeBufferPointer { src in
-                for k in src.indices { pts[k] = transform(src[k]) }
+            do {
+                let f = footprint(i)
+                f.points.withUnsafeBufferPointer { src in
+                    for k in src.indices { pts[k] = transform(src[k]) }
+                }
+                _ = f.ends.withUnsafeBufferPointer { ends.initialize(fromContentsOf: $0) }
             }
-            _ = f.ends.withUnsafeBufferPointer { ends.initialize(fromContentsOf: $0) }
+            copied?(i)
         }
     }
 

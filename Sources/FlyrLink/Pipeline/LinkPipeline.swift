@@ -59,18 +59,15 @@ public struct LinkPipeline {
         var outsideBuildings = 0
         var outsideAddresses = 0
         let (buildings, footprints, addresses, points) = stage(.ingest, clock, "metric frame") {
-            // The footprints in the frame, in one store; in lon/lat they stay only if something writes them.
-            var metric = frame.project(count: buildingsIn.items.count, pool: pool) { buildingsIn.items[$0].footprint }
-            if !writesRecords {
-                // Freed on the workers, and the pages handed back before the index is built beside the store.
-                buildingsIn.items.withUnsafeMutableBufferPointer { rows in
-                    let rows = UncheckedBox(rows)
-                    pool.forEachRange(rows.value.count, chunkSize: 16_384) { stretch in
-                        for i in stretch { rows.value[i].footprint = .empty }
-                    }
-                }
-                HeapTrim.returnFreedMemory()
+            // The footprints in the frame, in one store; in lon/lat they stay only if something
+            // writes them (else each is freed once copied, and the pages handed back before the
+            // index is built beside the store).
+            var metric = buildingsIn.items.withUnsafeMutableBufferPointer { rows in
+                let rows = UncheckedBox(rows)
+                return frame.project(count: rows.value.count, pool: pool, { rows.value[$0].footprint },
+                                     copied: writesRecords ? nil : { rows.value[$0].footprint = .empty })
             }
+            if !writesRecords { HeapTrim.returnFreedMemory() }
             var keep = [Bool](repeating: true, count: metric.count)
             var repaired: [Int: Footprint] = [:]
             for (i, outcome) in FootprintRepair.run(metric, pool: pool) {

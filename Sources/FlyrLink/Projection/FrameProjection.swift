@@ -7,10 +7,10 @@ extension LocalMetricFrame {
         return pool.map(points.count, chunkSize: 16_384) { _, i in tm.forward(points[i]) }
     }
 
-    /// `count` footprints (`footprint(i)` each) into this frame, in one store.
-    func project(count: Int, pool: WorkerPool, _ footprint: (Int) -> Footprint) -> FootprintStore {
+    /// `count` footprints (`footprint(i)` each) into this frame, in one store (`copied`: as FootprintStore's).
+    func project(count: Int, pool: WorkerPool, _ footprint: (Int) -> Footprint, copied: ((Int) -> Void)? = nil) -> FootprintStore {
         let tm = transverseMercator
-        return FootprintStore(count: count, pool: pool, transform: tm.forward, footprint: footprint)
+        return FootprintStore(count: count, pool: pool, transform: tm.forward, footprint: footprint, copied: copied)
     }
 
     /// One footprint into this frame (a territory).
