@@ -1,3 +1,4 @@
+import SyntheticCity
 import XCTest
 @testable import FlyrLink
 
@@ -10,6 +11,32 @@ final class GeometryTests: XCTestCase {
         f64(x); f64(y)
         if type == 1001 { f64(5) }
         return b
+    }
+
+    /// A store gives back every footprint as it was given (parts, holes, empty ones), in any
+    /// order asked, with replacements, and its measures agree with the footprints' own.
+    func testFootprintStoreKeepsEveryFootprintAsItWas() {
+        var rng = SeededGenerator(seed: 5)
+        var footprints = (0..<3000).map { _ in RandomFootprints.make(&rng) }
+        footprints[17] = .empty
+        let builder = FootprintStore.Builder()
+        for f in footprints { builder.append(f) }
+        let built = builder.finish()
+        let copied = FootprintStore(footprints, pool: WorkerPool(threads: 2))
+        XCTAssertEqual(built.count, footprints.count)
+        for (i, f) in footprints.enumerated() {
+            XCTAssertEqual(built.footprint(i), f)
+            XCTAssertEqual(copied.footprint(i), f)
+            XCTAssertEqual(built[i].bbox, f.bbox)
+            XCTAssertEqual(built[i].area, f.area)
+            XCTAssertEqual(built[i].polygonCount, f.polygonCount)
+        }
+        let order: [Int32] = [2999, 0, 17, 5, 5, 1234]
+        let fixed = RandomFootprints.make(&rng)
+        let picked = FootprintStore(built, order: order, replacing: [5: fixed], pool: WorkerPool(threads: 2))
+        XCTAssertEqual((0..<picked.count).map { picked.footprint($0) }, [footprints[2999], footprints[0], Footprint.empty, fixed, fixed, footprints[1234]])
+        built.movePoints(pool: WorkerPool(threads: 2)) { Point2(x: $0.x + 1, y: $0.y - 2) }
+        XCTAssertEqual(built.footprint(42), footprints[42].withPoints { pts in for k in pts.indices { pts[k] = Point2(x: pts[k].x + 1, y: pts[k].y - 2) } })
     }
 
     func testWKBReadsPointsInBothByteOrdersAndDropsZ() throws {

@@ -138,8 +138,8 @@ final class OutputContractTests: XCTestCase {
         options.territory = SourceSpec(location: territory.path)
         let run = try LinkPipeline(options: options).run()
         XCTAssertTrue(run.addresses.allSatisfy { $0.location.x <= 24.944 })
-        XCTAssertTrue(run.buildings.allSatisfy { $0.footprint.bbox.minX <= 24.944 })
-        XCTAssertTrue(run.buildings.contains { $0.footprint.bbox.maxX > 24.944 }, "a building crossing the edge is kept")
+        XCTAssertTrue(run.buildings.indices.allSatisfy { run.footprint(ofBuilding: $0).bbox.minX <= 24.944 })
+        XCTAssertTrue(run.buildings.indices.contains { run.footprint(ofBuilding: $0).bbox.maxX > 24.944 }, "a building crossing the edge is kept")
         XCTAssertGreaterThan(run.report.counts.outsideTerritory, 0)
         XCTAssertEqual(run.report.counts.addresses + run.report.counts.outsideTerritory + run.report.counts.rejected, 1377)
     }

@@ -66,7 +66,7 @@ final class SyntheticCityEvaluationTests: XCTestCase {
         for unit in run.units { slicesOf[unit.buildingIndex, default: []].append(metric(unit.footprint)) }
         var worstAreaError = 0.0, worstOverlap = 0.0
         for (b, slices) in slicesOf {
-            let whole = metric(run.buildings[b].footprint).area
+            let whole = metric(run.footprint(ofBuilding: b)).area
             let union = context.footprint(try context.unaryUnion(slices.map { try context.geometry($0) })).area
             worstAreaError = max(worstAreaError, abs(union - whole) / whole)
             for s in slices { XCTAssertGreaterThan(s.area, 0) }

@@ -108,7 +108,7 @@ final class TownhouseTests: XCTestCase {
         let t = try run.frame.makeTransformer()
         func metric(_ f: Footprint) -> Footprint { f.mapRings { var r = $0; t.forward(&r); return r } }
         let context = GEOSContext()
-        let whole = metric(run.buildings[b].footprint)
+        let whole = metric(run.footprint(ofBuilding: b))
         let slices = run.units.filter { $0.buildingIndex == b }.map { metric($0.footprint) }
         let sum = slices.map(\.area).reduce(0, +)
         XCTAssertEqual(sum / whole.area, 1, accuracy: 0.001, file: file, line: line)

@@ -1,24 +1,28 @@
+import Glibc
+
 /// Many footprints kept together: every point in one slab, every footprint's ring ends (in
 /// `RingLayout`'s form; none for the usual one-ring footprint) in another, and where each footprint
-/// starts in both. Read as `FootprintView`s, in place, by any number of threads.
+/// starts in both. Read as `FootprintView`s, in place, by any number of threads. A run keeps its
+/// buildings' footprints in stores from the moment they are read: in lon/lat in id order, and in
+/// the metric frame.
 ///
 /// A million footprints as arrays of their own were a million allocations, each a 32-byte array
 /// header and a malloc chunk beside its 85 bytes of points (117 MB of heap at 1M buildings for 85 MB
 /// of coordinates), and an array of them 16 bytes a footprint more; here it is the points and 8 bytes.
 final class FootprintStore: @unchecked Sendable {
     let count: Int
-    private let points: UnsafeMutableBufferPointer<Point2>
     /// Footprint i's points are points[pointStart[i]..<pointStart[i + 1]] (32 bits: 4G points are
-    /// 64 GB of coordinates, more than a run can hold).
-    private let pointStart: UnsafeMutableBufferPointer<UInt32>
-    private let ends: UnsafeMutableBufferPointer<Int32>
-    private let endStart: UnsafeMutableBufferPointer<UInt32>
+    /// 64 GB of coordinates, more than a run can hold); its ring ends likewise in `ends`.
+    private let points: SlabBuffer<Point2>
+    private let pointStart: SlabBuffer<UInt32>
+    private let ends: SlabBuffer<Int32>
+    private let endStart: SlabBuffer<UInt32>
 
     /// Footprint `i`, read in place: valid while the store lives.
     @inline(__always)
     subscript(i: Int) -> FootprintView {
         let p = Int(pointStart[i])..<Int(pointStart[i + 1]), e = Int(endStart[i])..<Int(endStart[i + 1])
-        return FootprintView(points: UnsafeBufferPointer(rebasing: points[p]), ends: UnsafeBufferPointer(rebasing: ends[e]))
+        return FootprintView(points: points.slice(p), ends: ends.slice(e))
     }
 
     /// Footprint `i` as a footprint of its own (a copy).
@@ -26,38 +30,50 @@ final class FootprintStore: @unchecked Sendable {
 
     var indices: Range<Int> { 0..<count }
 
-    /// `count` footprints, `footprint(i)` each, copied in with every point moved by `transform`,
-    /// on the workers; `copied(i)` is told when footprint i is in (a links-only run frees its
-    /// lon/lat footprint there: freed among the copying, the frees cost a fraction of a loop of their own).
-    convenience init(count: Int, pool: WorkerPool, transform: (Point2) -> Point2 = { $0 }, footprint: (Int) -> Footprint,
-                     copied: ((Int) -> Void)? = nil) {
-        self.init(count: count, sizes: { i in let f = footprint(i); return (f.pointCount, f.ends.count) }, pool: pool) { i, pts, ends in
-            do {
-                let f = footprint(i)
-                f.points.withUnsafeBufferPointer { src in
-                    for k in src.indices { pts[k] = transform(src[k]) }
-                }
-                _ = f.ends.withUnsafeBufferPointer { ends.initialize(fromContentsOf: $0) }
-            }
-            copied?(i)
+    /// Every point moved by `transform`, in place, on the workers (a store nothing else reads in
+    /// its old coordinates: a links-only run's lon/lat footprints become its metric ones).
+    func movePoints(pool: WorkerPool, _ transform: (Point2) -> Point2) {
+        let points = points
+        pool.forEachRange(points.count, chunkSize: 65_536) { stretch in
+            for k in stretch { points[k] = transform(points[k]) }
+        }
+    }
+
+    /// Every point, in place, for code that transforms them in bulk (PROJ).
+    func withMutablePoints<R>(_ body: (UnsafeMutableBufferPointer<Point2>) throws(ProjectionError) -> R) throws(ProjectionError) -> R {
+        try body(points.all)
+    }
+
+    /// `count` footprints, `footprint(i)` each, copied in with every point moved by `transform`, on the workers.
+    convenience init(count: Int, pool: WorkerPool, transform: (Point2) -> Point2 = { $0 }, footprint: (Int) -> FootprintView) {
+        self.init(count: count, sizes: { i in let f = footprint(i); return (f.points.count, f.layout.ends.count) }, pool: pool) { i, pts, ends in
+            let f = footprint(i)
+            for k in f.points.indices { pts[k] = transform(f.points[k]) }
+            _ = ends.initialize(fromContentsOf: f.layout.ends)
         }
     }
 
     convenience init(_ footprints: [Footprint], pool: WorkerPool = WorkerPool(threads: 1)) {
-        self.init(count: footprints.count, pool: pool) { footprints[$0] }
+        let views = UncheckedBox(footprints)
+        self.init(count: footprints.count, sizes: { (views.value[$0].pointCount, views.value[$0].ends.count) }, pool: pool) { i, pts, ends in
+            views.value[i].withView { v in
+                _ = pts.initialize(fromContentsOf: v.points)
+                _ = ends.initialize(fromContentsOf: v.layout.ends)
+            }
+        }
     }
 
-    /// The footprints of `source` that `keep` says to keep (all when nil), in order, with those in
-    /// `replacing` (by their index in `source`) taken from there instead: what a run keeps after
-    /// repairs and the territory's cut.
-    convenience init(_ source: FootprintStore, keeping keep: [Bool]?, replacing: [Int: Footprint], pool: WorkerPool) {
-        let kept = keep.map { k in k.indices.filter { k[$0] } } ?? Array(source.indices)
-        func view<R>(_ i: Int, _ body: (FootprintView) -> R) -> R {
+    /// The footprints of `source` at `order` (indices into `source`; all, in order, when nil), with
+    /// those in `replacing` (by their index in `source`) taken from there instead: a store put in
+    /// id order, or what a run keeps after repairs and the territory's cut.
+    convenience init(_ source: FootprintStore, order: [Int32]?, replacing: [Int: Footprint] = [:], pool: WorkerPool) {
+        func view<R>(_ k: Int, _ body: (FootprintView) -> R) -> R {
+            let i = order.map { Int($0[k]) } ?? k
             if let f = replacing[i] { return f.withView(body) }
             return body(source[i])
         }
-        self.init(count: kept.count, sizes: { k in view(kept[k]) { ($0.points.count, $0.layout.ends.count) } }, pool: pool) { k, pts, ends in
-            view(kept[k]) { v in
+        self.init(count: order?.count ?? source.count, sizes: { k in view(k) { ($0.points.count, $0.layout.ends.count) } }, pool: pool) { k, pts, ends in
+            view(k) { v in
                 _ = pts.initialize(fromContentsOf: v.points)
                 _ = ends.initialize(fromContentsOf: v.layout.ends)
             }
@@ -66,11 +82,9 @@ final class FootprintStore: @unchecked Sendable {
 
     /// Sizes counted first (one allocation each for the points and the ends), then every footprint
     /// written into its place by `fill` on the workers.
-    private init(count: Int, sizes: (Int) -> (points: Int, ends: Int), pool: WorkerPool,
-                 fill: (Int, UnsafeMutableBufferPointer<Point2>, UnsafeMutableBufferPointer<Int32>) -> Void) {
-        self.count = count
-        pointStart = .allocate(capacity: count + 1)
-        endStart = .allocate(capacity: count + 1)
+    private convenience init(count: Int, sizes: (Int) -> (points: Int, ends: Int), pool: WorkerPool,
+                             fill: (Int, UnsafeMutableBufferPointer<Point2>, UnsafeMutableBufferPointer<Int32>) -> Void) {
+        let pointStart = SlabBuffer<UInt32>(count: count + 1), endStart = SlabBuffer<UInt32>(count: count + 1)
         var p = 0, e = 0
         for i in 0..<count {
             pointStart[i] = UInt32(p)
@@ -82,21 +96,126 @@ final class FootprintStore: @unchecked Sendable {
         }
         pointStart[count] = UInt32(p)
         endStart[count] = UInt32(e)
-        points = .allocate(capacity: p)
-        ends = .allocate(capacity: e)
-        let (points, ends, pointStart, endStart) = (points, ends, pointStart, endStart)
+        let points = SlabBuffer<Point2>(count: p), ends = SlabBuffer<Int32>(count: e)
         pool.forEachRange(count, chunkSize: 4096) { stretch in
             for i in stretch {
-                fill(i, UnsafeMutableBufferPointer(rebasing: points[Int(pointStart[i])..<Int(pointStart[i + 1])]),
-                     UnsafeMutableBufferPointer(rebasing: ends[Int(endStart[i])..<Int(endStart[i + 1])]))
+                fill(i, points.mutableSlice(Int(pointStart[i])..<Int(pointStart[i + 1])), ends.mutableSlice(Int(endStart[i])..<Int(endStart[i + 1])))
             }
         }
+        self.init(count: count, points: points, pointStart: pointStart, ends: ends, endStart: endStart)
+    }
+
+    private init(count: Int, points: SlabBuffer<Point2>, pointStart: SlabBuffer<UInt32>, ends: SlabBuffer<Int32>, endStart: SlabBuffer<UInt32>) {
+        self.count = count
+        self.points = points
+        self.pointStart = pointStart
+        self.ends = ends
+        self.endStart = endStart
     }
 
     deinit {
-        points.deallocate()
-        pointStart.deallocate()
-        ends.deallocate()
-        endStart.deallocate()
+        points.release()
+        pointStart.release()
+        ends.release()
+        endStart.release()
     }
+
+    /// Footprints appended one at a time, as a reader's batches arrive, into slabs that grow in
+    /// place (a large block is remapped, not copied, so growing never holds two slabs at once).
+    final class Builder {
+        private var points = SlabBuffer<Point2>(count: 0), pointCount = 0
+        private var ends = SlabBuffer<Int32>(count: 0), endCount = 0
+        private var pointStart = SlabBuffer<UInt32>(count: 1), endStart = SlabBuffer<UInt32>(count: 1)
+        private(set) var count = 0
+        private var finished = false
+
+        init() {
+            pointStart[0] = 0
+            endStart[0] = 0
+        }
+
+        /// Appends `footprint`; its index in the store.
+        @discardableResult
+        func append(_ footprint: Footprint) -> Int {
+            footprint.withView { v in
+                precondition(pointCount + v.points.count <= Int(UInt32.max), "a footprint store holds at most 4G points")
+                points.reserve(pointCount + v.points.count)
+                _ = points.mutableSlice(pointCount..<(pointCount + v.points.count)).initialize(fromContentsOf: v.points)
+                pointCount += v.points.count
+                ends.reserve(endCount + v.layout.ends.count)
+                _ = ends.mutableSlice(endCount..<(endCount + v.layout.ends.count)).initialize(fromContentsOf: v.layout.ends)
+                endCount += v.layout.ends.count
+            }
+            pointStart.reserve(count + 2)
+            endStart.reserve(count + 2)
+            count += 1
+            pointStart[count] = UInt32(pointCount)
+            endStart[count] = UInt32(endCount)
+            return count - 1
+        }
+
+        /// The store of everything appended (the builder is spent).
+        func finish() -> FootprintStore {
+            precondition(!finished, "a footprint store builder is finished once")
+            finished = true
+            points.reserve(pointCount, exactly: true)
+            ends.reserve(endCount, exactly: true)
+            pointStart.reserve(count + 1, exactly: true)
+            endStart.reserve(count + 1, exactly: true)
+            return FootprintStore(count: count, points: points, pointStart: pointStart, ends: ends, endStart: endStart)
+        }
+
+        deinit {
+            guard !finished else { return }
+            points.release()
+            pointStart.release()
+            ends.release()
+            endStart.release()
+        }
+    }
+}
+
+/// A malloc'd block of trivial values that can grow in place (realloc); freed by its owner.
+struct SlabBuffer<T>: @unchecked Sendable {
+    private var base: UnsafeMutablePointer<T>?
+    private(set) var count: Int
+
+    init(count: Int) {
+        self.count = count
+        base = count == 0 ? nil : malloc(count * MemoryLayout<T>.stride)?.assumingMemoryBound(to: T.self)
+        precondition(count == 0 || base != nil, "out of memory for \(count) values")
+    }
+
+    @inline(__always)
+    subscript(i: Int) -> T {
+        get { base![i] }
+        nonmutating set { base![i] = newValue }
+    }
+
+    var all: UnsafeMutableBufferPointer<T> { UnsafeMutableBufferPointer(start: base, count: count) }
+
+    @inline(__always)
+    func slice(_ r: Range<Int>) -> UnsafeBufferPointer<T> { UnsafeBufferPointer(start: base.map { $0 + r.lowerBound }, count: r.count) }
+
+    @inline(__always)
+    func mutableSlice(_ r: Range<Int>) -> UnsafeMutableBufferPointer<T> { UnsafeMutableBufferPointer(start: base.map { $0 + r.lowerBound }, count: r.count) }
+
+    /// Room for at least `n` values (half as much again as asked when growing, so appends cost
+    /// amortized constant time), or exactly `n`.
+    mutating func reserve(_ n: Int, exactly: Bool = false) {
+        guard exactly ? n != count : n > count else { return }
+        let capacity = exactly ? n : max(n, count + count / 2, 1024)
+        if capacity == 0 {
+            release()
+            (base, count) = (nil, 0)
+            return
+        }
+        let grown = realloc(base, capacity * MemoryLayout<T>.stride)
+        precondition(grown != nil, "out of memory for \(capacity) values")
+        base = grown!.assumingMemoryBound(to: T.self)
+        count = capacity
+    }
+
+    /// Frees the block (the owner's last use of it).
+    func release() { free(base) }
 }

@@ -18,7 +18,7 @@ enum FootprintOutputs {
             let building = run.buildings[b]
             let slices = slicesOf[b]
             rows.scratch.removeAll(keepingCapacity: true)
-            GeoJSONWriter.appendGeometry(.footprint(building.footprint), to: &rows.scratch)
+            GeoJSONWriter.appendGeometry(.stored(run.buildingFootprints[b]), to: &rows.scratch)
             GeoJSONWriter.appendFeature(id: building.id, formattedGeometry: rows.scratch, to: &rows.outputs[buildingsFile]) { p in
                 p.text("id", building.id); p.text("gers_id", building.id); p.text("source", "gold")
                 p.number("height_m", building.height, decimals: 2); p.int("levels", building.levels)

@@ -13,6 +13,8 @@ enum PropertyValue {
 enum OutputGeometry {
     case point(Point2)
     case footprint(Footprint)
+    /// A footprint read where it is kept (a run's buildings, from their store).
+    case stored(FootprintView)
 }
 
 /// Streams an RFC 7946 FeatureCollection, one feature per line, coordinates with 7 decimals
@@ -107,7 +109,7 @@ final class GeoJSONWriter {
         b.append(UInt8(ascii: "]"))
     }
 
-    static func appendPolygon(_ f: Footprint, _ polygon: Int, to b: inout [UInt8]) {
+    static func appendPolygon(_ f: FootprintView, _ polygon: Int, to b: inout [UInt8]) {
         b.append(UInt8(ascii: "["))
         for r in f.ringsOfPolygon(polygon) {
             if r > f.ringsOfPolygon(polygon).lowerBound { b.append(UInt8(ascii: ",")) }
@@ -127,10 +129,21 @@ final class GeoJSONWriter {
         case .point(let p):
             b.append(contentsOf: "{\"type\":\"Point\",\"coordinates\":".utf8)
             appendPoint(p, to: &b)
-        case .footprint(let f) where f.polygonCount == 1:
+        case .footprint(let f):
+            f.withView { appendFootprint($0, to: &b) }
+            return
+        case .stored(let f):
+            appendFootprint(f, to: &b)
+            return
+        }
+        b.append(UInt8(ascii: "}"))
+    }
+
+    private static func appendFootprint(_ f: FootprintView, to b: inout [UInt8]) {
+        if f.polygonCount == 1 {
             b.append(contentsOf: "{\"type\":\"Polygon\",\"coordinates\":".utf8)
             appendPolygon(f, 0, to: &b)
-        case .footprint(let f):
+        } else {
             b.append(contentsOf: "{\"type\":\"MultiPolygon\",\"coordinates\":[".utf8)
             for i in 0..<f.polygonCount {
                 if i > 0 { b.append(UInt8(ascii: ",")) }

@@ -10,6 +10,8 @@ struct Ingest {
         var crs: String
         var crsAssumed: Bool
         var generatedIDs: Int
+        /// The rows' footprints, in their order (buildings; nil for addresses).
+        var footprints: FootprintStore?
     }
 
     /// Picks the source CRS: the override, the source's own, or EPSG:4326 for a source without one
@@ -44,14 +46,14 @@ struct Ingest {
         }
     }
 
-    static func toLonLat(_ footprints: [Footprint], table: SourceTable, pool: WorkerPool) throws(InputError) -> ([Footprint], String, Bool) {
-        let sample = footprints.prefix(1000).flatMap(\.points)
-        let (_, crs, assumed) = try transformer(for: table, sample: sample)
-        if CRSInfo.isWGS84(crs) { return (footprints, crs, assumed) }
+    /// Every point of the store from the source CRS to lon/lat, in place, on the workers.
+    static func toLonLat(_ footprints: FootprintStore, table: SourceTable, crs: String, pool: WorkerPool) throws(InputError) {
         do {
-            return (try ParallelProjection.footprints(footprints, pool: pool) { () throws(ProjectionError) in
-                try CoordinateTransformer(from: crs, to: "EPSG:4326")
-            }, crs, assumed)
+            try footprints.withMutablePoints { (points) throws(ProjectionError) in
+                try ParallelProjection.inPlace(points, pool: pool) { () throws(ProjectionError) in
+                    try CoordinateTransformer(from: crs, to: "EPSG:4326")
+                }
+            }
         } catch {
             throw InputError("\(table.role.rawValue): \(error.message)")
         }
@@ -168,10 +170,11 @@ struct Ingest {
     // MARK: buildings
 
     /// Buildings taken batch by batch as the reader produces them, footprints in the source's CRS
-    /// until `finish`.
+    /// until `finish`, in a store beside the rows (row k's footprint is the store's k-th).
     final class BuildingIntake {
         private let layer = "buildings"
         private var items: [Building] = []
+        private let footprints = FootprintStore.Builder()
         private var rejects: [Reject] = []
         /// Rows without an id of their own.
         private var unnamed: [Int] = []
@@ -209,7 +212,8 @@ struct Ingest {
                     if id.isEmpty { unnamed.append(items.count) }
                     items.append(Building(id: id, height: values[1].flatMap(parseNumber),
                                           levels: values[2].flatMap(parseNumber).flatMap { Int(exactly: $0.rounded()) },
-                                          sourceRow: ordinal, footprint: usable))
+                                          sourceRow: ordinal))
+                    footprints.append(usable)
                 case .empty(let type)?:
                     rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: "empty \(type)"))
                 case .point?, .multiPoint?:
@@ -223,37 +227,45 @@ struct Ingest {
         /// Brings the footprints to lon/lat, rejects those outside the CRS's range, names the rows
         /// without ids and orders everything by id.
         func finish(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<Building> {
-            let sample = items.prefix(1000).flatMap(\.footprint.points)
+            let footprints = footprints.finish()
+            let sample = (0..<min(footprints.count, 1000)).flatMap { footprints[$0].points }
             let (_, crs, assumed) = try transformer(for: table, sample: sample)
-            if !CRSInfo.isWGS84(crs) {
-                let (lonLat, _, _) = try toLonLat(items.map(\.footprint), table: table, pool: pool)
-                for k in items.indices { items[k].footprint = lonLat[k] }
-            }
-            let outside = pool.map(items.count, chunkSize: 16_384) { [items] _, k in !items[k].footprint.points.allSatisfy(inRange) }
+            if !CRSInfo.isWGS84(crs) { try toLonLat(footprints, table: table, crs: crs, pool: pool) }
+            let outside = pool.map(footprints.count, chunkSize: 16_384) { _, k in !footprints[k].points.allSatisfy(inRange) }
             for k in items.indices where outside[k] {
                 rejects.append(Reject(layer: layer, sourceRow: items[k].sourceRow, id: items[k].id.isEmpty ? nil : items[k].id,
                                       reason: "coordinates outside the valid range of its CRS"))
             }
             var ids = IDRegistry(layer: layer)
             for k in unnamed where !outside[k] {
-                items[k].id = ids.generate(content: [], at: items[k].footprint.polygons.flatMap(\.shell))
+                items[k].id = ids.generate(content: [], at: footprints.footprint(k).polygons.flatMap(\.shell))
             }
             var accepted: [Building] = []
             swap(&accepted, &items)
-            return Ingest.ordered(&accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated, pool: pool)
+            return Ingest.ordered(&accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated,
+                                  footprints: footprints, pool: pool)
         }
     }
 
     /// The accepted rows without those outside their CRS's range, in id order (repeated ids made
     /// rejects): outputs follow ids, not the source's row order (which a spatially indexed
     /// FlatGeobuf or a database query changes), so the same data gives the same bytes from any format.
+    /// `footprints`: the rows' footprints in the rows' order as read; put in their new order.
     static func ordered<T: Identified>(_ items: inout [T], dropping outside: [Bool], layer: String, rejects: [Reject],
-                                       crs: String, assumed: Bool, generated: Int, pool: WorkerPool) -> Result<T> {
+                                       crs: String, assumed: Bool, generated: Int, footprints: FootprintStore? = nil,
+                                       pool: WorkerPool) -> Result<T> {
         var rejects = rejects
-        if outside.contains(true) { items = zip(items, outside).filter { !$0.1 }.map(\.0) }
-        IDOrder.sortUnique(&items, layer: layer, rejects: &rejects, pool: pool)
+        var inside: [Int32]?
+        if outside.contains(true) {
+            inside = outside.indices.compactMap { outside[$0] ? nil : Int32($0) }
+            items = zip(items, outside).filter { !$0.1 }.map(\.0)
+        }
+        let order = IDOrder.sortUnique(&items, layer: layer, rejects: &rejects, pool: pool)
         rejects.sort { $0.sourceRow < $1.sourceRow }
-        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated)
+        let reordered = footprints.map { store in
+            FootprintStore(store, order: inside.map { inside in order.map { inside[Int($0)] } } ?? order, pool: pool)
+        }
+        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated, footprints: reordered)
     }
 
     /// An accepted row: its id and where it came from.
@@ -358,7 +370,7 @@ struct Ingest {
 
 extension Building: Ingest.Identified {
     static var vacant: Building { vacantRow }
-    private static let vacantRow = Building(id: "", height: nil, levels: nil, sourceRow: 0, footprint: .empty)
+    private static let vacantRow = Building(id: "", height: nil, levels: nil, sourceRow: 0)
 }
 
 extension AddressPoint: Ingest.Identified {

@@ -52,30 +52,27 @@ public struct LinkPipeline {
             (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) == .typeRegular
         }
         DispatchQueue.global(qos: .utility).async(group: fingerprinting) { for path in inputPaths { _ = SHA256.fingerprint(path) } }
-        let extent = territory?.footprint.bbox ?? Self.extent(addressesIn.items, buildingsIn.items, pool: pool)
+        var lonLat = buildingsIn.footprints!
+        buildingsIn.footprints = nil
+        let extent = territory?.footprint.bbox ?? Self.extent(addressesIn.items, lonLat, pool: pool)
         let frame = LocalMetricFrame.centred(on: extent)
         var buildingRejects = buildingsIn.rejects
         var repairedCount = 0
         var outsideBuildings = 0
         var outsideAddresses = 0
-        let (buildings, footprints, addresses, points) = stage(.ingest, clock, "metric frame") {
-            // The footprints in the frame, in one store; in lon/lat they stay only if something
-            // writes them (else each is freed once copied, and the pages handed back before the
-            // index is built beside the store).
-            var metric = buildingsIn.items.withUnsafeMutableBufferPointer { rows in
-                let rows = UncheckedBox(rows)
-                return frame.project(count: rows.value.count, pool: pool, { rows.value[$0].footprint },
-                                     copied: writesRecords ? nil : { rows.value[$0].footprint = .empty })
-            }
-            if !writesRecords { HeapTrim.returnFreedMemory() }
+        let (buildings, buildingFootprints, footprints, addresses, points) = stage(.ingest, clock, "metric frame") {
+            // The footprints in the frame: a copy when something writes them in lon/lat, else the
+            // lon/lat store itself, moved in place.
+            var metric = frame.project(lonLat, inPlace: !writesRecords, pool: pool)
+            if !writesRecords { lonLat = FootprintStore([]) }
             var keep = [Bool](repeating: true, count: metric.count)
-            var repaired: [Int: Footprint] = [:]
+            var repaired: [Int: Footprint] = [:], repairedLonLat: [Int: Footprint] = [:]
             for (i, outcome) in FootprintRepair.run(metric, pool: pool) {
                 switch outcome {
                 case .valid: break
                 case .repaired(let fixed, _):
                     repaired[i] = fixed
-                    if writesRecords { buildingsIn.items[i].footprint = frame.toLonLat(fixed) }
+                    if writesRecords { repairedLonLat[i] = frame.toLonLat(fixed) }
                     repairedCount += 1
                 case .unusable(let reason):
                     keep[i] = false
@@ -83,7 +80,7 @@ public struct LinkPipeline {
                 }
             }
             // (The territory is tested against the repaired footprints.)
-            if !repaired.isEmpty { metric = FootprintStore(metric, keeping: nil, replacing: repaired, pool: pool) }
+            if !repaired.isEmpty { metric = FootprintStore(metric, order: nil, replacing: repaired, pool: pool) }
             var addressPoints = frame.project(addressesIn.items.map(\.location), pool: pool)
             var keepAddress = [Bool](repeating: true, count: addressPoints.count)
             if let territory {
@@ -95,15 +92,21 @@ public struct LinkPipeline {
                 for i in keepAddress.indices where !addressIn[i] { keepAddress[i] = false; outsideAddresses += 1 }
             }
             var buildings = buildingsIn.items
-            if keep.contains(false) { buildings = zip(buildings, keep).filter(\.1).map(\.0) }
-            if keep.contains(false) { metric = FootprintStore(metric, keeping: keep, replacing: [:], pool: pool) }
+            if keep.contains(false) {
+                buildings = zip(buildings, keep).filter(\.1).map(\.0)
+                let kept = keep.indices.compactMap { keep[$0] ? Int32($0) : nil }
+                metric = FootprintStore(metric, order: kept, pool: pool)
+                if writesRecords { lonLat = FootprintStore(lonLat, order: kept, replacing: repairedLonLat, pool: pool) }
+            } else if !repairedLonLat.isEmpty {
+                lonLat = FootprintStore(lonLat, order: nil, replacing: repairedLonLat, pool: pool)
+            }
             var addresses = addressesIn.items
             if keepAddress.contains(false) {
                 addresses = zip(addresses, keepAddress).filter(\.1).map(\.0)
                 addressPoints = zip(addressPoints, keepAddress).filter(\.1).map(\.0)
             }
             buildingRejects.sort { $0.sourceRow < $1.sourceRow }
-            return ((buildings, metric, addresses, addressPoints), "frame \(frame.projString)")
+            return ((buildings, lonLat, metric, addresses, addressPoints), "frame \(frame.projString)")
         }
 
         // index: the footprint grid and accessory structures.
@@ -146,6 +149,7 @@ public struct LinkPipeline {
         var result: LinkRun = stage(.assemble, clock, items: { $0.links.count }) {
             let campaign = options.resolvedCampaignID
             var result = LinkRun(options: options, campaignID: campaign, frame: frame, addresses: addresses, buildings: buildings,
+                                 buildingFootprints: buildingFootprints,
                                  links: [], linkOfAddress: LinkOfAddress(), unlinkedReason: UnlinkedReasons(), buildingLinkStart: [], units: units,
                                  rejects: addressesIn.rejects + buildingRejects,
                                  report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
@@ -227,13 +231,13 @@ public struct LinkPipeline {
 
     /// The box of every address and footprint, in stretches on the workers (a box of boxes is the
     /// same in any order).
-    private static func extent(_ addresses: [AddressPoint], _ buildings: [Building], pool: WorkerPool) -> BBox {
+    private static func extent(_ addresses: [AddressPoint], _ footprints: FootprintStore, pool: WorkerPool) -> BBox {
         let stretch = 65_536
-        let parts = pool.map((max(addresses.count, buildings.count) + stretch - 1) / stretch, chunkSize: 1) { _, c in
+        let parts = pool.map((max(addresses.count, footprints.count) + stretch - 1) / stretch, chunkSize: 1) { _, c in
             var box = BBox.empty
             let part = c * stretch..<(c + 1) * stretch
             for i in part.clamped(to: addresses.indices) { box.extend(addresses[i].location) }
-            for i in part.clamped(to: buildings.indices) { box.extend(buildings[i].footprint.bbox) }
+            for i in part.clamped(to: footprints.indices) { box.extend(footprints[i].bbox) }
             return box
         }
         return parts.reduce(into: BBox.empty) { $0.extend($1) }

@@ -6,6 +6,9 @@ public struct LinkRun: Sendable {
     public var frame: LocalMetricFrame
     public var addresses: [AddressPoint]
     public var buildings: [Building]
+    /// The buildings' footprints in EPSG:4326, in building order; none in a run that writes no
+    /// geometry (links only).
+    var buildingFootprints: FootprintStore
     /// Sorted by building (input order), then primary first, then house number.
     public var links: [Link]
     /// Index into `links` for each address, nil when unlinked.
@@ -18,6 +21,11 @@ public struct LinkRun: Sendable {
     public var units: [UnitSlice]
     public var rejects: [Reject]
     public var report: RunReport
+
+    /// Building `b`'s footprint in EPSG:4326 (empty in a run that writes no geometry).
+    public func footprint(ofBuilding b: Int) -> Footprint {
+        b < buildingFootprints.count ? buildingFootprints.footprint(b) : .empty
+    }
 
     /// Link indices of building `b`, primary first.
     public func linksOfBuilding(_ b: Int) -> Range<Int> {

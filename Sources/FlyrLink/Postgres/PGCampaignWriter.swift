@@ -134,7 +134,7 @@ public enum PGCampaignWriter {
             """)
         let copy = try db.copyIn("COPY flyr_stage_buildings (\(spec.columnList)) FROM STDIN")
         for (i, b) in run.buildings.enumerated() {
-            copy.text(b.id); copy.text(b.id); copy.text("gold"); copy.multiPolygon(b.footprint)
+            copy.text(b.id); copy.text(b.id); copy.text("gold"); copy.multiPolygon(run.footprint(ofBuilding: i))
             copy.number(b.height, decimals: 2); copy.int(b.levels); copy.int(run.linksOfBuilding(i).count)
             copy.bool(unitCount[i] > 0); copy.int(unitCount[i])
             copy.endRow()

@@ -7,10 +7,15 @@ extension LocalMetricFrame {
         return pool.map(points.count, chunkSize: 16_384) { _, i in tm.forward(points[i]) }
     }
 
-    /// `count` footprints (`footprint(i)` each) into this frame, in one store (`copied`: as FootprintStore's).
-    func project(count: Int, pool: WorkerPool, _ footprint: (Int) -> Footprint, copied: ((Int) -> Void)? = nil) -> FootprintStore {
+    /// A store's footprints into this frame: moved in place (nothing reads them in lon/lat any
+    /// more), or copied into a store of their own.
+    func project(_ footprints: FootprintStore, inPlace: Bool, pool: WorkerPool) -> FootprintStore {
         let tm = transverseMercator
-        return FootprintStore(count: count, pool: pool, transform: tm.forward, footprint: footprint, copied: copied)
+        if inPlace {
+            footprints.movePoints(pool: pool, tm.forward)
+            return footprints
+        }
+        return FootprintStore(count: footprints.count, pool: pool, transform: tm.forward) { footprints[$0] }
     }
 
     /// One footprint into this frame (a territory).

@@ -21,28 +21,16 @@ enum ParallelProjection {
         }
     }
 
-    /// Every point of every footprint: the points of a chunk of footprints gathered into one
-    /// buffer for a single PROJ call (a call per footprint costs more than the arithmetic), then
-    /// written back in place.
-    static func footprints(_ footprints: [Footprint], pool: WorkerPool, _ make: MakeTransformer) throws(ProjectionError) -> [Footprint] {
+    /// Every point of `points`, in place: a chunk at a time through each worker's transformer.
+    static func inPlace(_ points: UnsafeMutableBufferPointer<Point2>, pool: WorkerPool, _ make: MakeTransformer) throws(ProjectionError) {
         _ = try make()
-        let chunk = 4096
-        return ResultSlots<Footprint>.collect(footprints.count) { slots in
-            pool.forEachChunk((footprints.count + chunk - 1) / chunk, workerState: { try? make() }) { _, t, c in
-                let lo = c * chunk
-                let slice = footprints[lo..<min(lo + chunk, footprints.count)]
-                var flat: [Point2] = []
-                flat.reserveCapacity(slice.reduce(0) { $0 + $1.pointCount })
-                for f in slice { flat += f.points }
-                if let t { t.forward(&flat) } else { flat = flat.map { _ in Point2(x: .nan, y: .nan) } }
-                var offset = 0
-                for (k, f) in zip(slice.indices, slice) {
-                    slots.set(k, f.withPoints { pts in
-                        for j in pts.indices { pts[j] = flat[offset + j] }
-                    })
-                    offset += f.pointCount
-                }
-            }
+        let chunk = 16_384
+        let all = UncheckedBox(points)
+        pool.forEachChunk((points.count + chunk - 1) / chunk, workerState: { try? make() }) { _, t, c in
+            let lo = c * chunk
+            var slice = Array(all.value[lo..<min(lo + chunk, all.value.count)])
+            if let t { t.forward(&slice) } else { slice = slice.map { _ in Point2(x: .nan, y: .nan) } }
+            for (k, p) in slice.enumerated() { all.value[lo + k] = p }
         }
     }
 }
