@@ -15,7 +15,6 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
-        .systemLibrary(name: "CPROJ", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
         // GDAL and libpq: their headers, and their functions bound when first used (not linked).
         .target(name: "CLateBound", linkerSettings: [.linkedLibrary("dl")]),
         // Parquet page codecs, for the project's own GeoParquet reader.
@@ -41,7 +40,7 @@ let package = Package(
         .target(
             name: "FlyrLink",
             dependencies: [
-                "CGEOS", "CLateBound", "CPROJ", "CZlib", "CCrypto", "GeoParquet",
+                "CGEOS", "CLateBound", "CZlib", "CCrypto", "GeoParquet",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             // The .sql files are the source of truth; Postgres/PGMigrationSQL.swift embeds them (scripts/gen-migrations.sh).

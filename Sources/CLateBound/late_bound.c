@@ -54,3 +54,4 @@ static int bindLibrary(const char *const *names, const char *const *symbols, voi
 
 FLYR_BINDING(gdal, FlyrGDAL, FLYR_GDAL_FUNCTIONS, "libgdal.so", "libgdal.so.32")
 FLYR_BINDING(pq, FlyrPQ, FLYR_PQ_FUNCTIONS, "libpq.so", "libpq.so.5")
+FLYR_BINDING(proj, FlyrPROJ, FLYR_PROJ_FUNCTIONS, "libproj.so", "libproj.so.25")

@@ -78,7 +78,7 @@ final class CommandLineTests: XCTestCase {
     /// GDAL and libpq are bound when first used: a run with the project's own readers and file
     /// outputs never loads them; a run reading a format only GDAL reads does. (The dynamic
     /// loader's own trace, LD_DEBUG=files, names every library it loads.)
-    func testGDALAndLibpqLoadOnlyWhenUsed() throws {
+    func testGDALLibpqAndPROJLoadOnlyWhenUsed() throws {
         let dir = TestPaths.temporaryDirectory(self)
         func loaded(buildings: String) throws -> String {
             let out = dir.appendingPathComponent("out-\(UUID().uuidString)").path
@@ -91,6 +91,12 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(own.contains("libgeos_c"), "the trace lists the libraries loaded")
         XCTAssertFalse(own.contains("libgdal"), "a GeoJSON run loaded GDAL")
         XCTAssertFalse(own.contains("libpq"), "a file run loaded libpq")
+        XCTAssertFalse(own.contains("libproj"), "a run in lon/lat loaded PROJ")
+        let projected = dir.appendingPathComponent("b.fgb").path
+        try ProcessRunner.ogr2ogr(["-f", "FlatGeobuf", "-t_srs", "EPSG:3067", projected, TestPaths.helsinkiBuildings])
+        let fgb = try loaded(buildings: projected)
+        XCTAssertTrue(fgb.contains("libproj"), "a run in EPSG:3067 needs PROJ")
+        XCTAssertFalse(fgb.contains("libgdal"), "a FlatGeobuf run is read by the project's own reader")
         let gpkg = dir.appendingPathComponent("b.gpkg").path
         try ProcessRunner.ogr2ogr(["-f", "GPKG", gpkg, TestPaths.helsinkiBuildings])
         XCTAssertTrue(try loaded(buildings: gpkg).contains("libgdal"), "a GeoPackage run is read by GDAL")

@@ -1,7 +1,7 @@
-// GDAL and libpq, bound when first needed rather than linked: a run that reads FlatGeobuf or
-// GeoJSON with the project's own readers and writes files never loads either, and
+// GDAL, libpq and PROJ, bound when first needed rather than linked: a run that reads FlatGeobuf
+// or GeoJSON in lon/lat with the project's own readers and writes files loads none of them, and
 // loading GDAL (with the hundred libraries it pulls in) costs about 20 MB resident and 30 ms at
-// start-up, before any work. Each table holds the library's functions under their own names; the
+// start-up, before any work; PROJ (with SQLite, curl and TLS) about 8 MB. Each table holds the library's functions under their own names; the
 // field types are taken from the library's own declarations (__typeof__), so a signature cannot
 // drift from the header the project is compiled against.
 #ifndef FLYR_LATE_BOUND_H
@@ -15,6 +15,7 @@
 #include <gdal/cpl_string.h>
 #include <gdal/cpl_vsi.h>
 #include <postgresql/libpq-fe.h>
+#include <proj.h>
 
 #define FLYR_GDAL_FUNCTIONS(X) \
     X(CPLErrorReset) X(CPLGetLastErrorMsg) X(CPLGetLastErrorType) X(CPLSetErrorHandler) X(CPLQuietErrorHandler) \
@@ -40,6 +41,11 @@
     X(PQresultErrorMessage) X(PQclear) X(PQcmdTuples) X(PQntuples) X(PQnfields) X(PQgetvalue) X(PQgetisnull) \
     X(PQputCopyData) X(PQputCopyEnd)
 
+#define FLYR_PROJ_FUNCTIONS(X) \
+    X(proj_context_create) X(proj_context_destroy) X(proj_context_errno) X(proj_context_errno_string) \
+    X(proj_create) X(proj_create_crs_to_crs) X(proj_destroy) X(proj_get_id_auth_name) X(proj_get_id_code) \
+    X(proj_is_equivalent_to_with_ctx) X(proj_log_level) X(proj_normalize_for_visualization) X(proj_trans_generic)
+
 #define FLYR_FUNCTION_FIELD(name) __typeof__(&name) _Nonnull name;
 
 /// GDAL's functions used by the project.
@@ -52,6 +58,11 @@ typedef struct FlyrPQ {
     FLYR_PQ_FUNCTIONS(FLYR_FUNCTION_FIELD)
 } FlyrPQ;
 
+/// PROJ's functions used by the project.
+typedef struct FlyrPROJ {
+    FLYR_PROJ_FUNCTIONS(FLYR_FUNCTION_FIELD)
+} FlyrPROJ;
+
 #undef FLYR_FUNCTION_FIELD
 
 /// GDAL's functions, the library loaded on the first call (thread-safe); NULL when it cannot be
@@ -60,5 +71,8 @@ const FlyrGDAL *_Nullable flyr_gdal(const char *_Nullable *_Nonnull error);
 
 /// libpq's functions, as `flyr_gdal`.
 const FlyrPQ *_Nullable flyr_pq(const char *_Nullable *_Nonnull error);
+
+/// PROJ's functions, as `flyr_gdal`.
+const FlyrPROJ *_Nullable flyr_proj(const char *_Nullable *_Nonnull error);
 
 #endif

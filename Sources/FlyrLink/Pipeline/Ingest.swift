@@ -26,8 +26,20 @@ struct Ingest {
 
     static func transformer(for table: SourceTable, sample: [Point2]) throws(InputError) -> (CoordinateTransformer, String, Bool) {
         let (crs, assumed) = try sourceCRS(table, sample: sample)
+        return (try transformer(from: crs, table: table), crs, assumed)
+    }
+
+    /// The source CRS, checked usable: WGS 84 lon/lat as it is (no transformation to make), any
+    /// other by making its transformation to lon/lat.
+    static func usableCRS(for table: SourceTable, sample: [Point2]) throws(InputError) -> (String, Bool) {
+        let (crs, assumed) = try sourceCRS(table, sample: sample)
+        if !CRSInfo.isWGS84(crs) { _ = try transformer(from: crs, table: table) }
+        return (crs, assumed)
+    }
+
+    private static func transformer(from crs: String, table: SourceTable) throws(InputError) -> CoordinateTransformer {
         do {
-            return (try CoordinateTransformer(from: crs, to: "EPSG:4326"), crs, assumed)
+            return try CoordinateTransformer(from: crs, to: "EPSG:4326")
         } catch {
             throw InputError("\(table.role.rawValue): CRS of \(table.spec.description) is not usable: \(error.message)")
         }
@@ -35,7 +47,7 @@ struct Ingest {
 
     /// Brings geometry from the source CRS to lon/lat on the workers.
     static func toLonLat(_ points: [Point2], table: SourceTable, pool: WorkerPool) throws(InputError) -> ([Point2], String, Bool) {
-        let (_, crs, assumed) = try transformer(for: table, sample: Array(points.prefix(1000)))
+        let (crs, assumed) = try usableCRS(for: table, sample: Array(points.prefix(1000)))
         if CRSInfo.isWGS84(crs) { return (points, crs, assumed) }  // already lon/lat: keep the exact input values
         do {
             return (try ParallelProjection.points(points, pool: pool) { () throws(ProjectionError) in
@@ -130,7 +142,7 @@ struct Ingest {
         /// Brings the points to lon/lat, rejects those outside the CRS's range, names the rows
         /// without ids and orders everything by id.
         func finish(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<AddressPoint> {
-            let (_, crs, assumed) = try transformer(for: table, sample: items.prefix(1000).map(\.location))
+            let (crs, assumed) = try usableCRS(for: table, sample: items.prefix(1000).map(\.location))
             // Points already in lon/lat keep their exact input values, where they are; the others
             // are projected, their source coordinates kept for the rejects' text.
             var source: [Point2] = []
@@ -229,7 +241,7 @@ struct Ingest {
         func finish(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<Building> {
             let footprints = footprints.finish()
             let sample = (0..<min(footprints.count, 1000)).flatMap { footprints[$0].points }
-            let (_, crs, assumed) = try transformer(for: table, sample: sample)
+            let (crs, assumed) = try usableCRS(for: table, sample: sample)
             if !CRSInfo.isWGS84(crs) { try toLonLat(footprints, table: table, crs: crs, pool: pool) }
             let outside = pool.map(footprints.count, chunkSize: 16_384) { _, k in !footprints[k].points.allSatisfy(inRange) }
             for k in items.indices where outside[k] {

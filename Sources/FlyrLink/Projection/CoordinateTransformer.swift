@@ -1,10 +1,25 @@
-internal import CPROJ
+internal import CLateBound
 
 /// An error PROJ reported, with PROJ's own message.
 public struct ProjectionError: Error, CustomStringConvertible, Sendable {
     public let message: String
     public var description: String { message }
 }
+
+/// PROJ, bound when first used (CLateBound): a run whose sources are in lon/lat never loads it.
+enum ProjLibrary {
+    fileprivate static let library = LateBoundTable(flyr_proj)
+
+    /// Loads PROJ if it is not yet; what must come before any use of `proj`.
+    static func ready() throws(ProjectionError) {
+        if let failure = library.failure { throw ProjectionError(message: "PROJ is not available: \(failure)") }
+    }
+
+    static var isAvailable: Bool { library.failure == nil }
+}
+
+/// PROJ's functions, by their C names; only after `ProjLibrary.ready()`.
+var proj: FlyrPROJ { ProjLibrary.library.functions }
 
 /// A PROJ transformation between two CRSs, in lon/lat-east/north axis order
 /// (`proj_normalize_for_visualization`), owning its own PROJ context. Thread-confined:
@@ -19,27 +34,28 @@ final class CoordinateTransformer {
     init(from source: String, to target: String) throws(ProjectionError) {
         self.source = source
         self.target = target
-        guard let ctx = proj_context_create() else { throw ProjectionError(message: "PROJ context could not be created") }
-        proj_log_level(ctx, PJ_LOG_NONE)
-        guard let raw = proj_create_crs_to_crs(ctx, source, target, nil) else {
+        try ProjLibrary.ready()
+        guard let ctx = proj.proj_context_create() else { throw ProjectionError(message: "PROJ context could not be created") }
+        proj.proj_log_level(ctx, PJ_LOG_NONE)
+        guard let raw = proj.proj_create_crs_to_crs(ctx, source, target, nil) else {
             let msg = CoordinateTransformer.message(ctx)
-            proj_context_destroy(ctx)
+            proj.proj_context_destroy(ctx)
             throw ProjectionError(message: "no transformation from \(CoordinateTransformer.shortName(source)) to \(CoordinateTransformer.shortName(target)): \(msg)")
         }
-        guard let norm = proj_normalize_for_visualization(ctx, raw) else {
+        guard let norm = proj.proj_normalize_for_visualization(ctx, raw) else {
             let msg = CoordinateTransformer.message(ctx)
-            proj_destroy(raw)
-            proj_context_destroy(ctx)
+            proj.proj_destroy(raw)
+            proj.proj_context_destroy(ctx)
             throw ProjectionError(message: "PROJ could not normalise axis order: \(msg)")
         }
-        proj_destroy(raw)
+        proj.proj_destroy(raw)
         context = ctx
         pj = norm
     }
 
     deinit {
-        proj_destroy(pj)
-        proj_context_destroy(context)
+        proj.proj_destroy(pj)
+        proj.proj_context_destroy(context)
     }
 
     /// Transforms in place, forward. Points PROJ cannot transform become non-finite.
@@ -63,7 +79,7 @@ final class CoordinateTransformer {
         let stride = MemoryLayout<Point2>.stride
         points.withUnsafeMutableBytes { raw in
             let base = raw.baseAddress!.assumingMemoryBound(to: Double.self)
-            _ = proj_trans_generic(pj, direction, base, stride, n, base + 1, stride, n, nil, 0, 0, nil, 0, 0)
+            _ = proj.proj_trans_generic(pj, direction, base, stride, n, base + 1, stride, n, nil, 0, 0, nil, 0, 0)
         }
         // PROJ marks failures with HUGE_VAL; make them plainly non-finite.
         for i in 0..<n where !(abs(points[i].x) < 1e300 && abs(points[i].y) < 1e300) {
@@ -72,8 +88,8 @@ final class CoordinateTransformer {
     }
 
     private static func message(_ ctx: OpaquePointer) -> String {
-        let errno = proj_context_errno(ctx)
-        guard errno != 0, let s = proj_context_errno_string(ctx, errno) else { return "unknown CRS definition" }
+        let errno = proj.proj_context_errno(ctx)
+        guard errno != 0, let s = proj.proj_context_errno_string(ctx, errno) else { return "unknown CRS definition" }
         return String(cString: s)
     }
 
@@ -82,37 +98,50 @@ final class CoordinateTransformer {
     }
 }
 
-/// Facts about a CRS definition that PROJ can tell.
+/// Facts about a CRS definition that PROJ can tell. The two names of WGS 84 lon/lat that the
+/// project's own readers give (EPSG:4326, OGC:CRS84) are answered without PROJ.
 enum CRSInfo {
+    /// "EPSG:4326" or "OGC:CRS84" as written (any case), in their usual spelling; nil otherwise.
+    private static func wgs84Name(_ definition: String) -> String? {
+        switch definition.uppercased() {
+        case "EPSG:4326": "EPSG:4326"
+        case "OGC:CRS84": "OGC:CRS84"
+        default: nil
+        }
+    }
+
     /// True when the definition is WGS 84 longitude/latitude (EPSG:4326 or OGC:CRS84, any axis
     /// order): data in it needs no transformation to reach the output CRS.
     static func isWGS84(_ definition: String) -> Bool {
-        guard let ctx = proj_context_create() else { return false }
-        defer { proj_context_destroy(ctx) }
-        proj_log_level(ctx, PJ_LOG_NONE)
-        guard let crs = proj_create(ctx, definition), let wgs84 = proj_create(ctx, "EPSG:4326") else { return false }
-        defer { proj_destroy(crs); proj_destroy(wgs84) }
-        return proj_is_equivalent_to_with_ctx(ctx, crs, wgs84, PJ_COMP_EQUIVALENT_EXCEPT_AXIS_ORDER_GEOGCRS) == 1
+        if wgs84Name(definition) != nil { return true }
+        guard ProjLibrary.isAvailable, let ctx = proj.proj_context_create() else { return false }
+        defer { proj.proj_context_destroy(ctx) }
+        proj.proj_log_level(ctx, PJ_LOG_NONE)
+        guard let crs = proj.proj_create(ctx, definition), let wgs84 = proj.proj_create(ctx, "EPSG:4326") else { return false }
+        defer { proj.proj_destroy(crs); proj.proj_destroy(wgs84) }
+        return proj.proj_is_equivalent_to_with_ctx(ctx, crs, wgs84, PJ_COMP_EQUIVALENT_EXCEPT_AXIS_ORDER_GEOGCRS) == 1
     }
 
     /// True when PROJ can build a CRS from the definition.
     static func isKnown(_ definition: String) -> Bool {
-        guard let ctx = proj_context_create() else { return false }
-        defer { proj_context_destroy(ctx) }
-        proj_log_level(ctx, PJ_LOG_NONE)
-        guard let crs = proj_create(ctx, definition) else { return false }
-        proj_destroy(crs)
+        if wgs84Name(definition) != nil { return true }
+        guard ProjLibrary.isAvailable, let ctx = proj.proj_context_create() else { return false }
+        defer { proj.proj_context_destroy(ctx) }
+        proj.proj_log_level(ctx, PJ_LOG_NONE)
+        guard let crs = proj.proj_create(ctx, definition) else { return false }
+        proj.proj_destroy(crs)
         return true
     }
 
     /// "EPSG:25832" style name when the definition carries an authority code.
     static func authorityName(_ definition: String) -> String? {
-        guard let ctx = proj_context_create() else { return nil }
-        defer { proj_context_destroy(ctx) }
-        proj_log_level(ctx, PJ_LOG_NONE)
-        guard let crs = proj_create(ctx, definition) else { return nil }
-        defer { proj_destroy(crs) }
-        guard let auth = proj_get_id_auth_name(crs, 0), let code = proj_get_id_code(crs, 0) else { return nil }
+        if let name = wgs84Name(definition) { return name }
+        guard ProjLibrary.isAvailable, let ctx = proj.proj_context_create() else { return nil }
+        defer { proj.proj_context_destroy(ctx) }
+        proj.proj_log_level(ctx, PJ_LOG_NONE)
+        guard let crs = proj.proj_create(ctx, definition) else { return nil }
+        defer { proj.proj_destroy(crs) }
+        guard let auth = proj.proj_get_id_auth_name(crs, 0), let code = proj.proj_get_id_code(crs, 0) else { return nil }
         return "\(String(cString: auth)):\(String(cString: code))"
     }
 }
