@@ -72,6 +72,11 @@ public struct AddressPoint: Sendable, Hashable {
         return packed.withUTF8(i, body)
     }
 
+    /// Every field but `id`, in `AddressField` order (`valueIndex`), its UTF-8 bytes read in place.
+    func forEachValueUTF8(_ body: (Int, UnsafeBufferPointer<UInt8>?) -> Void) {
+        packed.forEachUTF8(AddressField.allCases.count - 1, body)
+    }
+
     public var houseNumber: String? { self[.houseNumber] }
     public var streetName: String? { self[.streetName] }
 

@@ -83,6 +83,25 @@ struct PackedFields: Sendable, Hashable {
         }
     }
 
+    /// Values 0..<count in order, each read in place, in one pass over the record (`withUTF8` of
+    /// each would walk the record from its start every time); nil beyond the last stored value.
+    func forEachUTF8(_ count: Int, _ body: (Int, UnsafeBufferPointer<UInt8>?) -> Void) {
+        guard let slab else {
+            for k in 0..<count { body(k, nil) }
+            return
+        }
+        slab.bytes.withUnsafeBufferPointer { b in
+            var at = Int(start)
+            let stored = Self.varint(b, &at)
+            for k in 0..<count {
+                guard k < stored else { body(k, nil); continue }
+                let n = Self.varint(b, &at)
+                body(k, n == 0 ? nil : UnsafeBufferPointer(rebasing: b[at..<(at + n - 1)]))
+                at += max(n - 1, 0)
+            }
+        }
+    }
+
     /// The record's bytes, in place.
     private func withRecord<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard let slab else { return body(UnsafeBufferPointer(start: nil, count: 0)) }

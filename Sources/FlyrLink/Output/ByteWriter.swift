@@ -164,19 +164,24 @@ public struct OutputError: Error, CustomStringConvertible, Sendable {
 enum JSONText {
     /// Appends `s` as a JSON string literal.
     static func appendString(_ s: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        // The usual text needs no escape: copied in one go, not byte by byte.
         var text = s
-        let copied = text.withUTF8 { u -> Bool in
-            guard !u.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+        text.withUTF8 { appendString(utf8: $0, to: &out) }
+    }
+
+    /// Appends UTF-8 text (read in place: a packed address field) as a JSON string literal.
+    static func appendString(utf8 u: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        appendEscaped(u, to: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The text's bytes, escaped where JSON needs it (the usual text needs none: copied in one go).
+    static func appendEscaped(_ u: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        guard u.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
             out.append(contentsOf: u)
-            return true
-        }
-        if copied {
-            out.append(UInt8(ascii: "\""))
             return
         }
-        for b in s.utf8 {
+        for b in u {
             switch b {
             case UInt8(ascii: "\""): out += [92, 34]
             case UInt8(ascii: "\\"): out += [92, 92]
@@ -189,6 +194,5 @@ enum JSONText {
             default: out.append(b)
             }
         }
-        out.append(UInt8(ascii: "\""))
     }
 }

@@ -22,8 +22,11 @@ enum FeaturesWriter {
         p.text("id", building.id); p.text("gers_id", building.id); p.text("building_id", building.id)
         p.text("address_id", single?.id); p.int("address_count", count); p.text("source", "gold")
         p.text("match_method", primary?.method.rawValue); p.number("confidence", primary?.confidence, decimals: 3)
-        p.text("address_text", single?.addressText); p.text("house_number", single?.houseNumber)
-        p.text("street_name", single?.streetName)
+        if let single {
+            p.addressText("address_text", single); p.field("house_number", single, .houseNumber); p.field("street_name", single, .streetName)
+        } else {
+            p.null("address_text"); p.null("house_number"); p.null("street_name")
+        }
         common(&p, height: building.height ?? defaultHeight)
     }
 
@@ -36,7 +39,7 @@ enum FeaturesWriter {
         p.text("id", unit.id); p.text("gers_id", building.id); p.text("building_id", building.id)
         p.text("address_id", a.id); p.int("address_count", run.linksOfBuilding(unit.buildingIndex).count); p.text("source", "gold")
         p.text("match_method", link?.method.rawValue); p.number("confidence", link?.confidence, decimals: 3)
-        p.text("address_text", a.addressText); p.text("house_number", a.houseNumber); p.text("street_name", a.streetName)
+        p.addressText("address_text", a); p.field("house_number", a, .houseNumber); p.field("street_name", a, .streetName)
         p.int("unit_index", unit.unitIndex); p.int("units_count", slices)
         common(&p, height: building.height ?? defaultHeight)
     }
@@ -49,7 +52,7 @@ enum FeaturesWriter {
             emit(a.id, .point(a.location)) { p in
                 p.text("id", a.id); p.text("gers_id", a.id); p.text("address_id", a.id); p.int("address_count", 1)
                 p.text("source", "address_point"); p.null("match_method"); p.null("confidence")
-                p.text("address_text", a.addressText); p.text("house_number", a.houseNumber); p.text("street_name", a.streetName)
+                p.addressText("address_text", a); p.field("house_number", a, .houseNumber); p.field("street_name", a, .streetName)
                 common(&p, height: defaultHeight)
             }
         }

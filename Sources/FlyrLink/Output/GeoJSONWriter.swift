@@ -179,6 +179,51 @@ struct FeatureProperties {
     mutating func bool(_ k: StaticString, _ v: Bool) { key(k); GeoJSONWriter.appendValue(.bool(v), to: &bytes) }
     mutating func null(_ k: StaticString) { key(k); bytes.append(contentsOf: "null".utf8) }
 
+    /// An address field, read where it is packed (no string made per address and field).
+    mutating func field(_ k: StaticString, _ a: AddressPoint, _ f: AddressField) {
+        key(k)
+        appendField(a, f)
+    }
+
+    /// A text member under a key given as a JSON string (quoted once by the caller), its value
+    /// UTF-8 read in place (null when nil).
+    mutating func text(quotedKey k: UnsafeBufferPointer<UInt8>, utf8 u: UnsafeBufferPointer<UInt8>?) {
+        separate()
+        bytes.append(contentsOf: k)
+        bytes.append(UInt8(ascii: ":"))
+        if let u { JSONText.appendString(utf8: u, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+    }
+
+    private mutating func appendField(_ a: AddressPoint, _ f: AddressField) {
+        a.withUTF8(f) { u in
+            if let u { JSONText.appendString(utf8: u, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+        }
+    }
+
+    /// `AddressPoint.addressText` (the formatted text, else house number and street), written
+    /// from the packed fields in place.
+    mutating func addressText(_ k: StaticString, _ a: AddressPoint) {
+        key(k)
+        let formatted = a.withUTF8(.formatted) { f -> Bool in
+            guard let f, !f.isEmpty else { return false }
+            JSONText.appendString(utf8: f, to: &bytes)
+            return true
+        }
+        guard !formatted else { return }
+        a.withUTF8(.houseNumber) { number in
+            a.withUTF8(.streetName) { street in
+                let parts = [number, street].compactMap { $0.flatMap { $0.isEmpty ? nil : $0 } }
+                guard !parts.isEmpty else { bytes.append(contentsOf: "null".utf8); return }
+                bytes.append(UInt8(ascii: "\""))
+                for (i, part) in parts.enumerated() {
+                    if i > 0 { bytes.append(UInt8(ascii: " ")) }
+                    JSONText.appendEscaped(part, to: &bytes)
+                }
+                bytes.append(UInt8(ascii: "\""))
+            }
+        }
+    }
+
     /// A member whose key is not a literal (escaped as JSON text).
     mutating func text(key k: String, _ s: String?) {
         separate()

@@ -64,12 +64,30 @@ public enum RunWriter {
 
     static func writeAddresses(_ run: LinkRun, to path: String) throws {
         let out = try GeoJSONWriter(path: path)
-        let fields = AddressField.allCases  // made once, not per address
-        out.features(run.addresses.count, pool: WorkerPool(threads: run.options.threads)) { i, emit in
+        // The fields' keys as JSON strings, made once and read in place (an array per key, read
+        // by both workers for every address, had its reference count raised and dropped from both cores).
+        // (`id` first, then the others in `valueIndex` order: AddressField's order.)
+        var keyBytes: [UInt8] = [], keyEnds: [Int] = []
+        for f in AddressField.allCases {
+            JSONText.appendString(f.rawValue, to: &keyBytes)
+            keyEnds.append(keyBytes.count)
+        }
+        let pool = WorkerPool(threads: run.options.threads)
+        keyBytes.withUnsafeBufferPointer { keys in
+            keyEnds.withUnsafeBufferPointer { ends in writeAddresses(run, to: out, pool: pool, keys: keys, keyEnds: ends) }
+        }
+        try out.close()
+    }
+
+    private static func writeAddresses(_ run: LinkRun, to out: GeoJSONWriter, pool: WorkerPool,
+                                       keys: UnsafeBufferPointer<UInt8>, keyEnds: UnsafeBufferPointer<Int>) {
+        out.features(run.addresses.count, pool: pool) { i, emit in
             let a = run.addresses[i]
             let link = run.linkOfAddress[i].map { run.links[$0] }
             emit(a.id, .point(a.location)) { p in
-                for f in fields { p.text(key: f.rawValue, a[f]) }
+                func key(_ k: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: keys[(k == 0 ? 0 : keyEnds[k - 1])..<keyEnds[k]]) }
+                a.withUTF8(.id) { p.text(quotedKey: key(0), utf8: $0) }
+                a.forEachValueUTF8 { k, u in p.text(quotedKey: key(k + 1), utf8: u) }
                 p.text("building_id", link.map { run.buildings[$0.buildingIndex].id })
                 p.text("unit_id", link?.unitIndex.map { run.units[$0].id })
                 p.text("match_method", link?.method.rawValue)
@@ -78,7 +96,6 @@ public enum RunWriter {
                 p.text("unlinked_reason", run.unlinkedReason[i])
             }
         }
-        try out.close()
     }
 
     static func unitCounts(_ run: LinkRun) -> [Int] {

@@ -33,8 +33,9 @@ enum TownhouseSplitter {
             // The slices themselves only when something writes them (the plan otherwise keeps the order).
             let lonLat: [Footprint]
             if slicesInLonLat {
-                guard let metricSlices = try? cut(building: b, order: order, scene: scene, context: context) else { return nil }
-                lonLat = metricSlices.map(frame.toLonLat)
+                let tm = frame.transverseMercator
+                guard let slices = try? cut(building: b, order: order, scene: scene, context: context, to: tm.inverse) else { return nil }
+                lonLat = slices
             } else {
                 lonLat = order.addresses.map { _ in .empty }
             }
@@ -130,14 +131,17 @@ enum TownhouseSplitter {
     /// The footprint cut at the planned positions along the axis. The footprint is turned into the
     /// row's own frame (along, across the axis), where every strip is an axis-aligned rectangle that
     /// GEOS clips directly (ClipByRect, far cheaper than a general overlay), and each slice is
-    /// turned back.
-    static func cut(building b: Int, order: RowDetector.RowOrder, scene: MetricScene, context: GEOSContext) throws(GEOSError) -> [Footprint] {
-        let inRowFrame = scene.footprints.footprint(b).mapRings { ring in ring.map(order.rowCoordinates) }
+    /// turned back, and then by `transform` (into lon/lat), in place: one pass over its points.
+    static func cut(building b: Int, order: RowDetector.RowOrder, scene: MetricScene, context: GEOSContext,
+                    to transform: (Point2) -> Point2 = { $0 }) throws(GEOSError) -> [Footprint] {
+        var inRowFrame = scene.footprints.footprint(b)
+        inRowFrame.movePoints(order.rowCoordinates)
         let footprint = try context.geometry(inRowFrame)
         let reach = order.width + 10
         return try stretches(order).map { (span) throws(GEOSError) -> Footprint in
-            let piece = context.footprint(try context.clip(footprint, to: BBox(minX: span.lower, minY: -reach, maxX: span.upper, maxY: reach)))
-            return piece.mapRings { ring in ring.map { order.point(along: $0.x, across: $0.y) } }
+            var piece = context.footprint(try context.clip(footprint, to: BBox(minX: span.lower, minY: -reach, maxX: span.upper, maxY: reach)))
+            piece.movePoints { transform(order.point(along: $0.x, across: $0.y)) }
+            return piece
         }
     }
 }
