@@ -31,7 +31,7 @@ public enum PGCampaignWriter {
         do {
             try db.execute("BEGIN")
             let summary = try writeInTransaction(run, db: db, pauseAfterDelete: pauseAfterDelete)
-            try step("committing") { () throws(PostgresError) in try db.execute("COMMIT") }
+            _ = try step("committing") { () throws(PostgresError) in try db.execute("COMMIT") }
             return summary
         } catch {
             _ = try? db.execute("ROLLBACK")

@@ -36,26 +36,26 @@ final class CoordinateTransformer {
         self.target = target
         try ProjLibrary.ready()
         guard let ctx = proj.proj_context_create() else { throw ProjectionError(message: "PROJ context could not be created") }
-        proj.proj_log_level(ctx, PJ_LOG_NONE)
+        _ = proj.proj_log_level(ctx, PJ_LOG_NONE)
         guard let raw = proj.proj_create_crs_to_crs(ctx, source, target, nil) else {
             let msg = CoordinateTransformer.message(ctx)
-            proj.proj_context_destroy(ctx)
+            _ = proj.proj_context_destroy(ctx)
             throw ProjectionError(message: "no transformation from \(CoordinateTransformer.shortName(source)) to \(CoordinateTransformer.shortName(target)): \(msg)")
         }
         guard let norm = proj.proj_normalize_for_visualization(ctx, raw) else {
             let msg = CoordinateTransformer.message(ctx)
-            proj.proj_destroy(raw)
-            proj.proj_context_destroy(ctx)
+            _ = proj.proj_destroy(raw)
+            _ = proj.proj_context_destroy(ctx)
             throw ProjectionError(message: "PROJ could not normalise axis order: \(msg)")
         }
-        proj.proj_destroy(raw)
+        _ = proj.proj_destroy(raw)
         context = ctx
         pj = norm
     }
 
     deinit {
-        proj.proj_destroy(pj)
-        proj.proj_context_destroy(context)
+        _ = proj.proj_destroy(pj)
+        _ = proj.proj_context_destroy(context)
     }
 
     /// Transforms in place, forward. Points PROJ cannot transform become non-finite.
@@ -115,10 +115,10 @@ enum CRSInfo {
     static func isWGS84(_ definition: String) -> Bool {
         if wgs84Name(definition) != nil { return true }
         guard ProjLibrary.isAvailable, let ctx = proj.proj_context_create() else { return false }
-        defer { proj.proj_context_destroy(ctx) }
-        proj.proj_log_level(ctx, PJ_LOG_NONE)
+        defer { _ = proj.proj_context_destroy(ctx) }
+        _ = proj.proj_log_level(ctx, PJ_LOG_NONE)
         guard let crs = proj.proj_create(ctx, definition), let wgs84 = proj.proj_create(ctx, "EPSG:4326") else { return false }
-        defer { proj.proj_destroy(crs); proj.proj_destroy(wgs84) }
+        defer { _ = proj.proj_destroy(crs); _ = proj.proj_destroy(wgs84) }
         return proj.proj_is_equivalent_to_with_ctx(ctx, crs, wgs84, PJ_COMP_EQUIVALENT_EXCEPT_AXIS_ORDER_GEOGCRS) == 1
     }
 
@@ -126,10 +126,10 @@ enum CRSInfo {
     static func isKnown(_ definition: String) -> Bool {
         if wgs84Name(definition) != nil { return true }
         guard ProjLibrary.isAvailable, let ctx = proj.proj_context_create() else { return false }
-        defer { proj.proj_context_destroy(ctx) }
-        proj.proj_log_level(ctx, PJ_LOG_NONE)
+        defer { _ = proj.proj_context_destroy(ctx) }
+        _ = proj.proj_log_level(ctx, PJ_LOG_NONE)
         guard let crs = proj.proj_create(ctx, definition) else { return false }
-        proj.proj_destroy(crs)
+        _ = proj.proj_destroy(crs)
         return true
     }
 
@@ -137,10 +137,10 @@ enum CRSInfo {
     static func authorityName(_ definition: String) -> String? {
         if let name = wgs84Name(definition) { return name }
         guard ProjLibrary.isAvailable, let ctx = proj.proj_context_create() else { return nil }
-        defer { proj.proj_context_destroy(ctx) }
-        proj.proj_log_level(ctx, PJ_LOG_NONE)
+        defer { _ = proj.proj_context_destroy(ctx) }
+        _ = proj.proj_log_level(ctx, PJ_LOG_NONE)
         guard let crs = proj.proj_create(ctx, definition) else { return nil }
-        defer { proj.proj_destroy(crs) }
+        defer { _ = proj.proj_destroy(crs) }
         guard let auth = proj.proj_get_id_auth_name(crs, 0), let code = proj.proj_get_id_code(crs, 0) else { return nil }
         return "\(String(cString: auth)):\(String(cString: code))"
     }
