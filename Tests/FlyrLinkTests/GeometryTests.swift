@@ -22,7 +22,7 @@ final class GeometryTests: XCTestCase {
         let builder = FootprintStore.Builder()
         for f in footprints { builder.append(f) }
         let built = builder.finish()
-        let copied = FootprintStore(footprints, pool: WorkerPool(threads: 2))
+        let copied = FootprintStore(footprints)
         XCTAssertEqual(built.count, footprints.count)
         for (i, f) in footprints.enumerated() {
             XCTAssertEqual(built.footprint(i), f)

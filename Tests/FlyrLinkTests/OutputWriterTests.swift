@@ -34,6 +34,25 @@ final class OutputWriterTests: XCTestCase {
         }
     }
 
+    /// Address fields written from where they are packed give the bytes their strings give:
+    /// `addressText`'s fallbacks, empty and missing values, text that needs escaping.
+    func testPackedAddressFieldsWriteAsTheirStrings() {
+        let cases: [[String?]] = [
+            ["12", "Main \"Street\"", nil, "12 Main St, \\Town", nil, nil, nil],
+            ["12", "Main Street", nil, "", nil, nil, nil],
+            [nil, "Main Street"], ["7b"], ["", "Rue\tde la Paix"], [], [nil, nil, nil, nil, nil, nil, "00100"],
+        ]
+        for values in cases {
+            let a = AddressPoint(id: "a\n1", values: values, sourceRow: 1, location: Point2(x: 0, y: 0))
+            var packed = FeatureProperties(), strings = FeatureProperties()
+            packed.addressText("address_text", a); packed.field("house_number", a, .houseNumber); packed.field("street_name", a, .streetName)
+            packed.field("id", a, .id)
+            strings.text("address_text", a.addressText); strings.text("house_number", a.houseNumber); strings.text("street_name", a.streetName)
+            strings.text("id", a.id)
+            XCTAssertEqual(String(decoding: packed.bytes, as: UTF8.self), String(decoding: strings.bytes, as: UTF8.self), "\(values)")
+        }
+    }
+
     func testParallelRowsWritesEachOutputInRowOrderForAnyThreadCount() {
         // Rows of uneven length, some absent from an output, across many chunks.
         func row(_ i: Int, _ k: Int) -> [UInt8] {

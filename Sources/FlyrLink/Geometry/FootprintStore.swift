@@ -11,12 +11,27 @@ import Glibc
 /// of coordinates), and an array of them 16 bytes a footprint more; here it is the points and 8 bytes.
 final class FootprintStore: @unchecked Sendable {
     let count: Int
-    /// Footprint i's points are points[pointStart[i]..<pointStart[i + 1]] (32 bits: 4G points are
-    /// 64 GB of coordinates, more than a run can hold); its ring ends likewise in `ends`.
-    private let points: SlabBuffer<Point2>
-    private let pointStart: SlabBuffer<UInt32>
-    private let ends: SlabBuffer<Int32>
-    private let endStart: SlabBuffer<UInt32>
+    private let slabs: Slabs
+    private var points: SlabBuffer<Point2> { slabs.points }
+    private var pointStart: SlabBuffer<UInt32> { slabs.pointStart }
+    private var ends: SlabBuffer<Int32> { slabs.ends }
+    private var endStart: SlabBuffer<UInt32> { slabs.endStart }
+
+    /// The four blocks: footprint i's points are points[pointStart[i]..<pointStart[i + 1]] (32 bits:
+    /// 4G points are 64 GB of coordinates, more than a run can hold); its ring ends likewise in `ends`.
+    fileprivate struct Slabs {
+        var points = SlabBuffer<Point2>(count: 0)
+        var pointStart = SlabBuffer<UInt32>(count: 1)
+        var ends = SlabBuffer<Int32>(count: 0)
+        var endStart = SlabBuffer<UInt32>(count: 1)
+
+        func release() {
+            points.release()
+            pointStart.release()
+            ends.release()
+            endStart.release()
+        }
+    }
 
     /// Footprint `i`, read in place: valid while the store lives.
     @inline(__always)
@@ -40,7 +55,7 @@ final class FootprintStore: @unchecked Sendable {
     }
 
     /// Every point, in place, for code that transforms them in bulk (PROJ).
-    func withMutablePoints<R>(_ body: (UnsafeMutableBufferPointer<Point2>) throws(ProjectionError) -> R) throws(ProjectionError) -> R {
+    func withMutablePoints<R, E: Error>(_ body: (UnsafeMutableBufferPointer<Point2>) throws(E) -> R) throws(E) -> R {
         try body(points.all)
     }
 
@@ -53,14 +68,11 @@ final class FootprintStore: @unchecked Sendable {
         }
     }
 
-    convenience init(_ footprints: [Footprint], pool: WorkerPool = WorkerPool(threads: 1)) {
-        let views = UncheckedBox(footprints)
-        self.init(count: footprints.count, sizes: { (views.value[$0].pointCount, views.value[$0].ends.count) }, pool: pool) { i, pts, ends in
-            views.value[i].withView { v in
-                _ = pts.initialize(fromContentsOf: v.points)
-                _ = ends.initialize(fromContentsOf: v.layout.ends)
-            }
-        }
+    /// The footprints, appended in order (a few, or none: tests, a run that keeps no lon/lat).
+    convenience init(_ footprints: [Footprint]) {
+        let builder = Builder()
+        for f in footprints { builder.append(f) }
+        self.init(builder.take())
     }
 
     /// The footprints of `source` at `order` (indices into `source`; all, in order, when nil), with
@@ -102,36 +114,27 @@ final class FootprintStore: @unchecked Sendable {
                 fill(i, points.mutableSlice(Int(pointStart[i])..<Int(pointStart[i + 1])), ends.mutableSlice(Int(endStart[i])..<Int(endStart[i + 1])))
             }
         }
-        self.init(count: count, points: points, pointStart: pointStart, ends: ends, endStart: endStart)
+        self.init((count, Slabs(points: points, pointStart: pointStart, ends: ends, endStart: endStart)))
     }
 
-    private init(count: Int, points: SlabBuffer<Point2>, pointStart: SlabBuffer<UInt32>, ends: SlabBuffer<Int32>, endStart: SlabBuffer<UInt32>) {
-        self.count = count
-        self.points = points
-        self.pointStart = pointStart
-        self.ends = ends
-        self.endStart = endStart
+    fileprivate init(_ parts: (count: Int, slabs: Slabs)) {
+        count = parts.count
+        slabs = parts.slabs
     }
 
-    deinit {
-        points.release()
-        pointStart.release()
-        ends.release()
-        endStart.release()
-    }
+    deinit { slabs.release() }
 
     /// Footprints appended one at a time, as a reader's batches arrive, into slabs that grow in
     /// place (a large block is remapped, not copied, so growing never holds two slabs at once).
     final class Builder {
-        private var points = SlabBuffer<Point2>(count: 0), pointCount = 0
-        private var ends = SlabBuffer<Int32>(count: 0), endCount = 0
-        private var pointStart = SlabBuffer<UInt32>(count: 1), endStart = SlabBuffer<UInt32>(count: 1)
+        private var slabs = Slabs()
+        private var pointCount = 0, endCount = 0
         private(set) var count = 0
-        private var finished = false
+        private var taken = false
 
         init() {
-            pointStart[0] = 0
-            endStart[0] = 0
+            slabs.pointStart[0] = 0
+            slabs.endStart[0] = 0
         }
 
         /// Appends `footprint`; its index in the store.
@@ -139,38 +142,37 @@ final class FootprintStore: @unchecked Sendable {
         func append(_ footprint: Footprint) -> Int {
             footprint.withView { v in
                 precondition(pointCount + v.points.count <= Int(UInt32.max), "a footprint store holds at most 4G points")
-                points.reserve(pointCount + v.points.count)
-                _ = points.mutableSlice(pointCount..<(pointCount + v.points.count)).initialize(fromContentsOf: v.points)
+                slabs.points.reserve(pointCount + v.points.count)
+                _ = slabs.points.mutableSlice(pointCount..<(pointCount + v.points.count)).initialize(fromContentsOf: v.points)
                 pointCount += v.points.count
-                ends.reserve(endCount + v.layout.ends.count)
-                _ = ends.mutableSlice(endCount..<(endCount + v.layout.ends.count)).initialize(fromContentsOf: v.layout.ends)
+                slabs.ends.reserve(endCount + v.layout.ends.count)
+                _ = slabs.ends.mutableSlice(endCount..<(endCount + v.layout.ends.count)).initialize(fromContentsOf: v.layout.ends)
                 endCount += v.layout.ends.count
             }
-            pointStart.reserve(count + 2)
-            endStart.reserve(count + 2)
+            slabs.pointStart.reserve(count + 2)
+            slabs.endStart.reserve(count + 2)
             count += 1
-            pointStart[count] = UInt32(pointCount)
-            endStart[count] = UInt32(endCount)
+            slabs.pointStart[count] = UInt32(pointCount)
+            slabs.endStart[count] = UInt32(endCount)
             return count - 1
         }
 
         /// The store of everything appended (the builder is spent).
-        func finish() -> FootprintStore {
-            precondition(!finished, "a footprint store builder is finished once")
-            finished = true
-            points.reserve(pointCount, exactly: true)
-            ends.reserve(endCount, exactly: true)
-            pointStart.reserve(count + 1, exactly: true)
-            endStart.reserve(count + 1, exactly: true)
-            return FootprintStore(count: count, points: points, pointStart: pointStart, ends: ends, endStart: endStart)
+        func finish() -> FootprintStore { FootprintStore(take()) }
+
+        /// The slabs cut to size, handed over once.
+        fileprivate func take() -> (count: Int, slabs: Slabs) {
+            precondition(!taken, "a footprint store builder is finished once")
+            taken = true
+            slabs.points.reserve(pointCount, exactly: true)
+            slabs.ends.reserve(endCount, exactly: true)
+            slabs.pointStart.reserve(count + 1, exactly: true)
+            slabs.endStart.reserve(count + 1, exactly: true)
+            return (count, slabs)
         }
 
         deinit {
-            guard !finished else { return }
-            points.release()
-            pointStart.release()
-            ends.release()
-            endStart.release()
+            if !taken { slabs.release() }
         }
     }
 }

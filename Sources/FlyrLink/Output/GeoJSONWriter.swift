@@ -182,7 +182,7 @@ struct FeatureProperties {
     /// An address field, read where it is packed (no string made per address and field).
     mutating func field(_ k: StaticString, _ a: AddressPoint, _ f: AddressField) {
         key(k)
-        appendField(a, f)
+        a.withUTF8(f) { appendText(utf8: $0) }
     }
 
     /// A text member under a key given as a JSON string (quoted once by the caller), its value
@@ -191,13 +191,12 @@ struct FeatureProperties {
         separate()
         bytes.append(contentsOf: k)
         bytes.append(UInt8(ascii: ":"))
-        if let u { JSONText.appendString(utf8: u, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+        appendText(utf8: u)
     }
 
-    private mutating func appendField(_ a: AddressPoint, _ f: AddressField) {
-        a.withUTF8(f) { u in
-            if let u { JSONText.appendString(utf8: u, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
-        }
+    /// A text value from UTF-8 read in place; null when nil.
+    private mutating func appendText(utf8 u: UnsafeBufferPointer<UInt8>?) {
+        if let u { JSONText.appendString(utf8: u, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
     }
 
     /// `AddressPoint.addressText` (the formatted text, else house number and street), written
@@ -206,7 +205,7 @@ struct FeatureProperties {
         key(k)
         let formatted = a.withUTF8(.formatted) { f -> Bool in
             guard let f, !f.isEmpty else { return false }
-            JSONText.appendString(utf8: f, to: &bytes)
+            appendText(utf8: f)
             return true
         }
         guard !formatted else { return }

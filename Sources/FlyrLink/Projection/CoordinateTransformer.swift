@@ -114,34 +114,35 @@ enum CRSInfo {
     /// order): data in it needs no transformation to reach the output CRS.
     static func isWGS84(_ definition: String) -> Bool {
         if wgs84Name(definition) != nil { return true }
-        guard ProjLibrary.isAvailable, let ctx = proj.proj_context_create() else { return false }
-        defer { _ = proj.proj_context_destroy(ctx) }
-        _ = proj.proj_log_level(ctx, PJ_LOG_NONE)
-        guard let crs = proj.proj_create(ctx, definition), let wgs84 = proj.proj_create(ctx, "EPSG:4326") else { return false }
-        defer { _ = proj.proj_destroy(crs); _ = proj.proj_destroy(wgs84) }
-        return proj.proj_is_equivalent_to_with_ctx(ctx, crs, wgs84, PJ_COMP_EQUIVALENT_EXCEPT_AXIS_ORDER_GEOGCRS) == 1
+        return withCRS(definition) { ctx, crs in
+            guard let wgs84 = proj.proj_create(ctx, "EPSG:4326") else { return false }
+            defer { _ = proj.proj_destroy(wgs84) }
+            return proj.proj_is_equivalent_to_with_ctx(ctx, crs, wgs84, PJ_COMP_EQUIVALENT_EXCEPT_AXIS_ORDER_GEOGCRS) == 1
+        } ?? false
     }
 
     /// True when PROJ can build a CRS from the definition.
     static func isKnown(_ definition: String) -> Bool {
-        if wgs84Name(definition) != nil { return true }
-        guard ProjLibrary.isAvailable, let ctx = proj.proj_context_create() else { return false }
-        defer { _ = proj.proj_context_destroy(ctx) }
-        _ = proj.proj_log_level(ctx, PJ_LOG_NONE)
-        guard let crs = proj.proj_create(ctx, definition) else { return false }
-        _ = proj.proj_destroy(crs)
-        return true
+        wgs84Name(definition) != nil || withCRS(definition) { _, _ in true } ?? false
     }
 
     /// "EPSG:25832" style name when the definition carries an authority code.
     static func authorityName(_ definition: String) -> String? {
         if let name = wgs84Name(definition) { return name }
+        return withCRS(definition) { _, crs in
+            guard let auth = proj.proj_get_id_auth_name(crs, 0), let code = proj.proj_get_id_code(crs, 0) else { return nil }
+            return "\(String(cString: auth)):\(String(cString: code))"
+        }
+    }
+
+    /// `body(context, crs)` with the CRS PROJ builds from the definition (both freed after); nil
+    /// when PROJ cannot be loaded or cannot build it.
+    private static func withCRS<R>(_ definition: String, _ body: (OpaquePointer, OpaquePointer) -> R?) -> R? {
         guard ProjLibrary.isAvailable, let ctx = proj.proj_context_create() else { return nil }
         defer { _ = proj.proj_context_destroy(ctx) }
         _ = proj.proj_log_level(ctx, PJ_LOG_NONE)
         guard let crs = proj.proj_create(ctx, definition) else { return nil }
         defer { _ = proj.proj_destroy(crs) }
-        guard let auth = proj.proj_get_id_auth_name(crs, 0), let code = proj.proj_get_id_code(crs, 0) else { return nil }
-        return "\(String(cString: auth)):\(String(cString: code))"
+        return body(ctx, crs)
     }
 }
