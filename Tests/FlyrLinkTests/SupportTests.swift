@@ -166,14 +166,20 @@ final class SupportTests: XCTestCase {
                 let x = rng.unit() * 1200 - 400, y = rng.unit() * 1200 + 100
                 let side = k % 3 == 0 ? 0 : rng.unit() * 90
                 let q = BBox(minX: x, minY: y, maxX: x + side, maxY: y + side)
-                let expected = boxes.indices.filter { boxes[$0].intersects(q) }
-                // Each item once, with its own box.
+                // Each item once, with a box enclosing its own, nearly exactly; every item whose box
+                // meets the query, and besides them only items whose boxes nearly do.
                 var visited: [Int] = []
                 grid.search(q) { item, box in
-                    XCTAssertEqual(box, boxes[item])
+                    XCTAssertTrue(box.minX <= boxes[item].minX && box.minY <= boxes[item].minY
+                                  && box.maxX >= boxes[item].maxX && box.maxY >= boxes[item].maxY, "\(box) encloses \(boxes[item])")
+                    let own = boxes[item]
+                    XCTAssertLessThanOrEqual(max(own.minX - box.minX, own.minY - box.minY, box.maxX - own.maxX, box.maxY - own.maxY), 1e-4)
                     visited.append(item)
                 }
-                XCTAssertEqual(visited.sorted(), expected, "cell \(cellSize), query \(q)")
+                XCTAssertEqual(visited.count, Set(visited).count, "each item once")
+                XCTAssertEqual(visited.filter { boxes[$0].intersects(q) }.sorted(), boxes.indices.filter { boxes[$0].intersects(q) },
+                               "cell \(cellSize), query \(q)")
+                XCTAssertTrue(visited.allSatisfy { boxes[$0].expanded(by: 1e-4).intersects(q) }, "the others nearly meet the query")
             }
             // Queries beyond the data, around it, and with no extent.
             XCTAssertEqual(grid.search(BBox(minX: 5000, minY: 5000, maxX: 6000, maxY: 6000)), [])
@@ -240,7 +246,9 @@ final class SupportTests: XCTestCase {
             let x = rng.unit() * 2000, y = rng.unit() * 2000
             let q = k % 2 == 0 ? BBox(minX: x, minY: y, maxX: x + 30, maxY: y + 30)
                 : BBox(minX: x.rounded(), minY: y.rounded(), maxX: x.rounded() + 20, maxY: y.rounded() + 20)
-            XCTAssertEqual(grid.search(q), boxes.indices.filter { boxes[$0].intersects(q) })
+            let found = grid.search(q)
+            XCTAssertEqual(found.filter { boxes[$0].intersects(q) }, boxes.indices.filter { boxes[$0].intersects(q) })
+            XCTAssertTrue(found.allSatisfy { boxes[$0].expanded(by: 1e-4).intersects(q) })
         }
     }
 

@@ -72,6 +72,8 @@ enum CandidateSearch {
         let p = scene.addressPoints[a]
         let reach = options.maxDistance
         near.removeAll(keepingCapacity: true)
+        // (The grid's boxes enclose the footprints' own by micrometres: a lower bound of the
+        // distance still, and the candidates beyond reach are dropped by their exact distance.)
         index.grid.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: reach)) { b, box in
             let d = box.distance(to: p)
             if d <= reach { near.append((d, b)) }
