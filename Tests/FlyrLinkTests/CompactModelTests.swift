@@ -19,11 +19,28 @@ final class CompactModelTests: XCTestCase {
             XCTAssertEqual(a.values, expected)
             for (k, field) in AddressField.allCases.dropFirst().enumerated() {
                 XCTAssertEqual(a[field], expected[k], "\(field)")
-                XCTAssertEqual(field.valueIndex, k, "\(field): its place among the values")
+                XCTAssertEqual(field.position, k + 1, "\(field): its place in the record, after the id")
             }
             XCTAssertEqual(a[.id], "a1")
-            XCTAssertNil(AddressField.id.valueIndex)
+            XCTAssertEqual(a.id, "a1")
+            XCTAssertEqual(AddressField.id.position, 0)
+            var seen: [Int: String?] = [:]
+            a.forEachFieldUTF8 { k, bytes in seen.updateValue(bytes.map { String(decoding: $0, as: UTF8.self) }, forKey: k) }
+            XCTAssertEqual(seen.count, 8)
+            XCTAssertEqual(seen[0], "a1")
+            for k in 1..<8 { XCTAssertEqual(seen[k], expected[k - 1], "field \(k) read in place") }
         }
+        // An id longer than a string holds inline, renamed (as a generated id is set) with its
+        // values kept; an empty id is none, read as empty text.
+        var renamed = AddressPoint(id: "", values: ["7", "Long Road"], sourceRow: 2, location: Point2(x: 0, y: 0))
+        XCTAssertEqual(renamed.id, "")
+        renamed.withUTF8(.id) { XCTAssertEqual($0?.count, 0, "no id reads as empty bytes, not as none") }
+        renamed.id = "08b2a100d2cb3fff0200e4e1c8e8e4a5"
+        XCTAssertEqual(renamed.id, "08b2a100d2cb3fff0200e4e1c8e8e4a5")
+        XCTAssertEqual(renamed.houseNumber, "7")
+        XCTAssertEqual(renamed.streetName, "Long Road")
+        XCTAssertEqual(AddressPoint(id: "", values: [], sourceRow: 1, location: Point2(x: 0, y: 0)),
+                       AddressPoint(packed: PackedFields(nil, at: nil), sourceRow: 1, location: Point2(x: 0, y: 0)))
         var a = AddressPoint(id: "a", values: ["1", "A Street"], sourceRow: 1, location: Point2(x: 0, y: 0))
         let b = AddressPoint(id: "a", values: ["1", "A Street", nil, nil], sourceRow: 1, location: Point2(x: 0, y: 0))
         XCTAssertEqual(a, b, "trailing nils are no values")
@@ -42,16 +59,18 @@ final class CompactModelTests: XCTestCase {
             let starts = batch.map { builder.append($0) }
             XCTAssertNil(starts[1], "a row without values has no record")
             XCTAssertNil(starts[2], "nor one of nils only")
+            _ = builder.finish()
+            let records = batch.map { ["a\(round)"] + $0 }.map { builder.append($0) }  // as the intake packs them: the id first
             let slab = builder.finish()
-            for (values, start) in zip(batch, starts) {
-                let shared = AddressPoint(id: "a\(round)", packed: PackedFields(slab, at: start), sourceRow: 1, location: Point2(x: 0, y: 0))
+            for (values, start) in zip(batch, records) {
+                let shared = AddressPoint(packed: PackedFields(slab, at: start), sourceRow: 1, location: Point2(x: 0, y: 0))
                 let own = AddressPoint(id: "a\(round)", values: values, sourceRow: 1, location: Point2(x: 0, y: 0))
                 XCTAssertEqual(shared.values, (0..<7).map { $0 < values.count ? values[$0] : nil })
                 XCTAssertEqual(shared, own, "equal by value, wherever the bytes are kept")
                 XCTAssertEqual(shared.hashValue, own.hashValue)
             }
         }
-        XCTAssertEqual(MemoryLayout<AddressPoint>.stride, 48)
+        XCTAssertEqual(MemoryLayout<AddressPoint>.stride, 32, "the id packed with the other fields")
         var a = AddressPoint(id: "a", values: [], sourceRow: Int(Int32.max), location: Point2(x: 0, y: 0))
         XCTAssertEqual(a.sourceRow, Int(Int32.max))
         a.sourceRow = 5
@@ -72,6 +91,16 @@ final class CompactModelTests: XCTestCase {
             XCTAssertEqual(v.confidence, c)
         }
         XCTAssertEqual(MemoryLayout<ProximityMatcher.Verdict>.stride, 8)
+        XCTAssertEqual(MemoryLayout<ProximityMatcher.Proposal?>.stride, 40, "an optional proposal no larger than one")
+        let exact = ProximityMatcher.Proposal(building: 3, method: .exact, distance: 0, nearestPoint: Point2(x: 5, y: 5),
+                                              alternativeDistance: nil, coveringCount: 2)
+        XCTAssertEqual(exact.coveringCount, 2)
+        XCTAssertEqual(exact.nearestPoint, Point2(x: 0, y: 0), "an exact proposal's address is on its building")
+        let near = ProximityMatcher.Proposal(building: 4, method: .proximity, distance: 1.5, nearestPoint: Point2(x: 5, y: 6),
+                                             alternativeDistance: 9, coveringCount: 0)
+        XCTAssertEqual(near.nearestPoint, Point2(x: 5, y: 6))
+        XCTAssertEqual(near.coveringCount, 0)
+        XCTAssertEqual(near.alternativeDistance, 9)
         let key = HouseNumber.houseKey(street: "Main Street", number: "1")!
         let keys: HouseKeys = [nil, key, HouseKey(first: 0, second: 1)]
         XCTAssertEqual(Array(keys), [nil, key, HouseKey(first: 0, second: 1)])

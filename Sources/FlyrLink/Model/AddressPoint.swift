@@ -13,68 +13,81 @@ public enum AddressField: String, CaseIterable, Sendable, Codable {
     /// that writes no address fields keeps only these.
     static let linking: Set<AddressField> = [.houseNumber, .streetName]
 
-    /// Where the field sits among the values other than `id` (`allCases` order, less one): a
-    /// switch, because this is asked for every address several times, and `allCases` makes an
-    /// array each time it is named.
-    var valueIndex: Int? {
+    /// Where the field sits in an address's packed record (`allCases` order): a switch, because
+    /// this is asked for every address several times, and `allCases` makes an array each time it
+    /// is named.
+    var position: Int {
         switch self {
-        case .id: nil
-        case .houseNumber: 0
-        case .streetName: 1
-        case .unit: 2
-        case .formatted: 3
-        case .locality: 4
-        case .region: 5
-        case .postalCode: 6
+        case .id: 0
+        case .houseNumber: 1
+        case .streetName: 2
+        case .unit: 3
+        case .formatted: 4
+        case .locality: 5
+        case .region: 6
+        case .postalCode: 7
         }
     }
 }
 
 /// An input address that was read and accepted, located in EPSG:4326.
 public struct AddressPoint: Sendable, Hashable {
-    public var id: String
-    /// The fields other than `id`, packed into bytes shared with the other addresses of its batch
-    /// (see `PackedFields`): an array of seven optional strings per address was 160 bytes of heap,
-    /// and at 10M addresses the largest thing a run held.
+    /// The id and the other fields, in `AddressField` order, packed into bytes shared with the
+    /// other addresses of its batch (see `PackedFields`): an array of seven optional strings per
+    /// address was 160 bytes of heap, and at 10M addresses the largest thing a run held; an id as
+    /// a `String` of its own was 16 bytes more per row, and 64 more on the heap when longer than
+    /// 15 bytes (Overture's ids are 32).
     private var packed: PackedFields
     /// 1-based ordinal of the feature in its layer.
     @Int32Backed public var sourceRow: Int
     public var location: Point2
 
     public init(id: String, values: [String?], sourceRow: Int, location: Point2) {
-        self.init(id: id, packed: PackedFields(values), sourceRow: sourceRow, location: location)
+        self.init(packed: Self.pack(id, values), sourceRow: sourceRow, location: location)
     }
 
-    init(id: String, packed: PackedFields, sourceRow: Int, location: Point2) {
-        self.id = id
+    /// (An empty id is stored as none, as the intake stores it: a row without values has no record.)
+    private static func pack(_ id: String, _ values: [String?]) -> PackedFields {
+        PackedFields([id.isEmpty ? nil : id] + values)
+    }
+
+    /// `packed`: the id, then the other fields (`AddressField.position`).
+    init(packed: PackedFields, sourceRow: Int, location: Point2) {
         self.packed = packed
         self.sourceRow = sourceRow
         self.location = location
     }
 
+    /// Empty when the source had none (until one is made for it, `Ingest.IDRegistry`). Setting
+    /// it packs the row anew, in a slab of its own: done only for the rows that had none.
+    public var id: String {
+        get { packed[0] ?? "" }
+        set { packed = Self.pack(newValue, values) }
+    }
+
     /// Values of `AddressField.allCases` except `id`, in that order; nil where the source has none.
     public var values: [String?] {
-        get { (1..<AddressField.allCases.count).map { packed[$0 - 1] } }
-        set { packed = PackedFields(newValue) }
+        get { (1..<AddressField.allCases.count).map { packed[$0] } }
+        set { packed = Self.pack(id, newValue) }
     }
 
     public subscript(field: AddressField) -> String? {
-        guard let i = field.valueIndex else { return id }
-        return packed[i]
+        field == .id ? id : packed[field.position]
     }
 
-    /// A field's UTF-8 bytes read in place, for code that looks at a million of them (no String made).
+    /// A field's UTF-8 bytes read in place, for code that looks at a million of them (no String
+    /// made); the id's are never nil (empty when it has none).
     func withUTF8<R>(_ field: AddressField, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
-        guard let i = field.valueIndex else {
-            var id = id
-            return id.withUTF8 { body($0) }
+        packed.withUTF8(field.position) { bytes in
+            field == .id && bytes == nil ? body(UnsafeBufferPointer(start: nil, count: 0)) : body(bytes)
         }
-        return packed.withUTF8(i, body)
     }
 
-    /// Every field but `id`, in `AddressField` order (`valueIndex`), its UTF-8 bytes read in place.
-    func forEachValueUTF8(_ body: (Int, UnsafeBufferPointer<UInt8>?) -> Void) {
-        packed.forEachUTF8(AddressField.allCases.count - 1, body)
+    /// Every field, the id first (`AddressField.position` order), its UTF-8 bytes read in place.
+    func forEachFieldUTF8(_ body: (Int, UnsafeBufferPointer<UInt8>?) -> Void) {
+        packed.forEachUTF8(AddressField.allCases.count) { k, bytes in
+            k == 0 && bytes == nil ? body(0, UnsafeBufferPointer(start: nil, count: 0)) : body(k, bytes)
+        }
     }
 
     public var houseNumber: String? { self[.houseNumber] }

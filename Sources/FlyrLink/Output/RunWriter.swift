@@ -66,7 +66,7 @@ public enum RunWriter {
         let out = try GeoJSONWriter(path: path)
         // The fields' keys as JSON strings, made once and read in place (an array per key, read
         // by both workers for every address, had its reference count raised and dropped from both cores).
-        // (`id` first, then the others in `valueIndex` order: AddressField's order.)
+        // (In `AddressField.position` order: AddressField's order.)
         var keyBytes: [UInt8] = [], keyEnds: [Int] = []
         for f in AddressField.allCases {
             JSONText.appendString(f.rawValue, to: &keyBytes)
@@ -86,8 +86,7 @@ public enum RunWriter {
             let link = run.linkOfAddress[i].map { run.links[$0] }
             emit(a.id, .point(a.location)) { p in
                 func key(_ k: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: keys[(k == 0 ? 0 : keyEnds[k - 1])..<keyEnds[k]]) }
-                a.withUTF8(.id) { p.text(quotedKey: key(0), utf8: $0) }
-                a.forEachValueUTF8 { k, u in p.text(quotedKey: key(k + 1), utf8: u) }
+                a.forEachFieldUTF8 { k, u in p.text(quotedKey: key(k), utf8: u) }
                 p.text("building_id", link.map { run.buildings[$0.buildingIndex].id })
                 p.text("unit_id", link?.unitIndex.map { run.units[$0].id })
                 p.text("match_method", link?.method.rawValue)

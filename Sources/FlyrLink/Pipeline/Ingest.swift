@@ -85,15 +85,16 @@ struct Ingest {
         private var rejects: [Reject] = []
         /// Rows without an id of their own, with the values their content id is made from.
         private var unnamed: [(item: Int, content: [String?])] = []
-        /// Which of the values (`AddressField` order, less `id`) the rows keep; nil: all.
+        /// Which of the fields (`AddressField` order) the rows keep; nil: all.
         private let kept: [Bool]?
-        /// A batch's field records, made into one slab that its rows share.
+        /// A batch's records (id and fields), made into one slab that its rows share.
         private var fields = PackedFields.Builder()
-        private var batchRows: [(id: String, fields: UInt32?, row: Int, location: Point2)] = []
+        private var batchRows: [(fields: UInt32?, row: Int, location: Point2)] = []
 
-        /// `keeping`: the fields the run reads or writes (nil: all); the others are dropped as they are read.
+        /// `keeping`: the fields the run reads or writes (nil: all; the id always); the others are
+        /// dropped as they are read.
         init(keeping: Set<AddressField>? = nil) {
-            kept = keeping.map { keep in AddressField.allCases.filter { $0 != .id }.map(keep.contains) }
+            kept = keeping.map { keep in AddressField.allCases.map { $0 == .id || keep.contains($0) } }
         }
 
         /// About `n` rows in all: room made once, on huge pages (the id ordering reads them in random order).
@@ -120,10 +121,9 @@ struct Ingest {
                 // the batch's rows pack them into one slab.
                 var values: [String?] = []
                 swap(&values, &batch[r].values)
-                let id = rawID.map(trimmed) ?? ""
                 // (A content id is made from every value, whichever the run keeps.)
-                if id.isEmpty { unnamed.append((items.count + batchRows.count, Array(values.dropFirst()))) }
-                values.removeFirst()
+                if rawID.map(trimmed)?.isEmpty ?? true { unnamed.append((items.count + batchRows.count, Array(values.dropFirst()))) }
+                // The id and the kept values, trimmed; an empty one is none (an id made later).
                 for k in values.indices {
                     if let kept, !kept[k] { values[k] = nil; continue }
                     if let v = values[k] {
@@ -131,11 +131,11 @@ struct Ingest {
                         values[k] = t.isEmpty ? nil : t
                     }
                 }
-                batchRows.append((id, fields.append(values), ordinal, location))
+                batchRows.append((fields.append(values), ordinal, location))
             }
             let slab = fields.finish()
             for row in batchRows {
-                items.append(AddressPoint(id: row.id, packed: PackedFields(slab, at: row.fields), sourceRow: row.row, location: row.location))
+                items.append(AddressPoint(packed: PackedFields(slab, at: row.fields), sourceRow: row.row, location: row.location))
             }
         }
 
