@@ -28,30 +28,35 @@ enum ProximityMatcher {
         }
     }
 
-    /// Stored in 48 bytes, not 64 (one per address, all held while the decisions are made): the
-    /// building and covering count as 32-bit, no alternative as NaN.
+    /// Stored in 40 bytes, not 64 (one per address, all held while the decisions are made, and
+    /// an optional one no larger): the building as 32-bit, no alternative as NaN, and the nearest
+    /// point and the covering count in one place (a proposal has only one of them).
     struct Proposal: Sendable {
         @Int32Backed var building: Int
-        private var storedCoveringCount: Int32
+        let method: MatchMethod
         var distance: Double
-        var nearestPoint: Point2
+        /// A proximity proposal's nearest point; an exact one's covering count, in x.
+        private var storedPoint: Point2
         private var storedAlternative: Double
-        var method: MatchMethod
 
         init(building: Int, method: MatchMethod, distance: Double, nearestPoint: Point2, alternativeDistance: Double?,
              coveringCount: Int) {
             self.building = building
-            storedCoveringCount = Int32(clamping: coveringCount)
-            self.distance = distance
-            self.nearestPoint = nearestPoint
-            storedAlternative = alternativeDistance ?? .nan
             self.method = method
+            self.distance = distance
+            storedPoint = method == .exact ? Point2(x: Double(coveringCount), y: 0) : nearestPoint
+            storedAlternative = alternativeDistance ?? .nan
         }
+
+        /// The point of the building nearest to the address; the origin for an exact proposal
+        /// (the address itself is on the building).
+        var nearestPoint: Point2 { method == .exact ? Point2(x: 0, y: 0) : storedPoint }
 
         /// Distance to the next main building that would have been the alternative.
         var alternativeDistance: Double? { storedAlternative.isNaN ? nil : storedAlternative }
 
-        var coveringCount: Int { Int(storedCoveringCount) }
+        /// How many footprints cover the address (0 for a proximity proposal).
+        var coveringCount: Int { method == .exact ? Int(storedPoint.x) : 0 }
     }
 
     /// What became of an address's proposal: its confidence, or why it stays unlinked. In one
@@ -82,18 +87,43 @@ enum ProximityMatcher {
     static func decide(_ scene: MetricScene, proposals: consuming [Proposal?], surroundings: [Int: AddressSurroundings], accessory: [Bool],
                        options: LinkOptions, previous: [Int?]? = nil,
                        pool: WorkerPool = WorkerPool(threads: 1)) -> (links: [Link], unlinked: [UnlinkedReason?]) {
-        var proposals = proposals
+        var owned = consume proposals  // (held once: its pages are dropped below)
         if let previous {
-            StickyLinks.apply(&proposals, surroundings: surroundings, previous: previous, accessory: accessory, options: options)
+            StickyLinks.apply(&owned, surroundings: surroundings, previous: previous, accessory: accessory, options: options)
         }
 
+        let verdicts = verdicts(owned, scene: scene, options: options, pool: pool)
+        // The links, sized exactly (no doubling slack), from the proposals and their verdicts, in
+        // address order on one thread (a few milliseconds): the proposals' pages are handed back
+        // a stretch at a time behind it, and the links' are touched only as they are written.
+        // (Mutable access: the pages dropped are this function's own, copied first if a caller
+        // still shares them.)
+        let linkedCount = verdicts.reduce(0) { $1.unlinked == nil ? $0 + 1 : $0 }
+        let links = owned.withUnsafeMutableBufferPointer { buffer in
+            let proposals = UnsafeBufferPointer(buffer)
+            return [Link](unsafeUninitializedCapacity: linkedCount) { out, made in
+                made = 0
+                for (a, proposal) in proposals.enumerated() {
+                    if verdicts[a].unlinked == nil, let proposal {
+                        out.initializeElement(at: made, to: Link(addressIndex: a, buildingIndex: proposal.building, method: proposal.method,
+                                                                 confidence: verdicts[a].confidence, distance: proposal.distance))
+                        made += 1
+                    }
+                    if a & 0xFFFF == 0xFFFF { ConsumedPages.drop(proposals, below: a + 1) }  // not read again
+                }
+            }
+        }
+        return (links, verdicts.map(\.unlinked))
+    }
+
+    /// Each address's verdict, on all workers: it reads the proposals and the scene only. (A
+    /// function of its own so that the claimants are gone before the links are made beside the
+    /// proposals.)
+    private static func verdicts(_ decided: [Proposal?], scene: MetricScene, options: LinkOptions, pool: WorkerPool) -> [Verdict] {
         // Who claims each building, for the ownership rule: claimant addresses grouped by building,
         // ascending within each.
-        let claimants = IndexGroups(count: proposals.count, keyCount: scene.footprints.count) { proposals[$0]?.building }
-
-        // Each address's verdict reads the proposals and the scene only: on all workers.
-        let decided = proposals
-        let verdicts = pool.map(decided.count, chunkSize: 4096) { _, a -> Verdict in
+        let claimants = IndexGroups(count: decided.count, keyCount: scene.footprints.count) { decided[$0]?.building }
+        return pool.map(decided.count, chunkSize: 4096) { _, a -> Verdict in
             guard let proposal = decided[a] else { return Verdict(confidence: 0, unlinked: .nothingWithinReach) }
             var rival: Double?
             if proposal.method == .proximity, options.strategy == .flyr {
@@ -106,13 +136,6 @@ enum ProximityMatcher {
             let confidence = ConfidenceModel.score(proposal, rivalDistance: rival, options: options)
             return Verdict(confidence: confidence, unlinked: confidence >= 0.5 ? nil : .lowConfidence)
         }
-        // The links, sized exactly (no doubling slack), from the proposals and their verdicts.
-        let links = pool.compactMap(verdicts.count, where: { verdicts[$0].unlinked == nil }) { a in
-            let proposal = decided[a]!
-            return Link(addressIndex: a, buildingIndex: proposal.building, method: proposal.method,
-                        confidence: verdicts[a].confidence, distance: proposal.distance)
-        }
-        return (links, verdicts.map(\.unlinked))
     }
 
     static func propose(_ s: AddressSurroundings, accessory: [Bool], options: LinkOptions) -> Proposal? {

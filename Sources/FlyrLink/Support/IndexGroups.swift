@@ -9,15 +9,17 @@ struct IndexGroups {
 
     /// `key(i)`: the group of index i, or nil when it belongs to none.
     init(count: Int, keyCount: Int, key: (Int) -> Int?) {
+        // Counted into each group's slot, summed into where each group ends, then filled from
+        // the back, the last index first: each slot comes down to where its group starts, and
+        // each group is ascending, with no second array of positions (millions of groups).
         var start = [Int32](repeating: 0, count: keyCount + 1)
-        for i in 0..<count { if let g = key(i) { start[g + 1] += 1 } }
+        for i in 0..<count { if let g = key(i) { start[g] += 1 } }
         for g in 0..<keyCount { start[g + 1] += start[g] }
-        var fill = start
         var members = [Int32](repeating: 0, count: Int(start[keyCount]))
-        for i in 0..<count {
+        for i in stride(from: count - 1, through: 0, by: -1) {
             if let g = key(i) {
-                members[Int(fill[g])] = Int32(i)
-                fill[g] += 1
+                start[g] -= 1
+                members[Int(start[g])] = Int32(i)
             }
         }
         self.start = start

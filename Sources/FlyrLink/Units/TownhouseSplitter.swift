@@ -9,11 +9,10 @@ enum TownhouseSplitter {
     struct Plan: Sendable {
         var building: Int
         /// Address indices in slice order.
-        var addresses: [Int]
-        /// Slice footprints in lon/lat, same order (empty footprints when not asked for).
+        var addresses: [Int32]
+        /// Slice footprints in lon/lat, same order; none when they are not asked for (a plan is
+        /// held per row until the units are made: at 1M buildings, 90k of them).
         var slices: [Footprint]
-        /// Unit ids, same order.
-        var ids: [UUIDBytes]
     }
 
     static func split(scene: MetricScene, links: inout [Link], addresses: [AddressPoint], buildings: [Building],
@@ -21,26 +20,22 @@ enum TownhouseSplitter {
         // Links grouped by building (link indices ascending within each); the buildings with two
         // links or more are the candidates.
         let byBuilding = IndexGroups(count: links.count, keyCount: buildings.count) { [links] in links[$0].buildingIndex }
-        var candidates: [(building: Int, members: ArraySlice<Int32>)] = []
-        for b in 0..<byBuilding.groupCount where byBuilding.size(of: b) >= 2 { candidates.append((b, byBuilding[b])) }
+        let candidates = (0..<byBuilding.groupCount).compactMap { byBuilding.size(of: $0) >= 2 ? Int32($0) : nil }
         let addressOfLink = pool.map(links.count, chunkSize: 65_536) { [links] _, i in Int32(links[i].addressIndex) }
         let plans = pool.map(candidates.count, chunkSize: 256) { context, k -> Plan? in
-            let b = candidates[k].building
-            let members = candidates[k].members.map { Int(addressOfLink[Int($0)]) }
+            let b = Int(candidates[k])
+            let members = byBuilding[b].map { Int(addressOfLink[Int($0)]) }
             guard let order = RowDetector.rowOrder(of: members, building: b, scene: scene, addresses: addresses, context: context),
                   sliceAreas(building: b, order: order, scene: scene).allSatisfy({ $0 > scene.areas[b] * minimumSliceShare })
             else { return nil }
             // The slices themselves only when something writes them (the plan otherwise keeps the order).
-            let lonLat: [Footprint]
+            var lonLat: [Footprint] = []
             if slicesInLonLat {
                 let tm = frame.transverseMercator
                 guard let slices = try? cut(building: b, order: order, scene: scene, context: context, to: tm.inverse) else { return nil }
                 lonLat = slices
-            } else {
-                lonLat = order.addresses.map { _ in .empty }
             }
-            let ids = order.addresses.map { UUIDv5.makeBytes(parts: ["unit", buildings[b].id, addresses[$0].id]) }
-            return Plan(building: b, addresses: order.addresses, slices: lonLat, ids: ids)
+            return Plan(building: b, addresses: order.addresses.map(Int32.init), slices: lonLat)
         }
         // Units in plan order (buildings ascending), each plan's at its own offset, and each
         // address's unit: filled on the workers (plans hold distinct addresses).
@@ -53,10 +48,11 @@ enum TownhouseSplitter {
                 pool.forEachRange(plans.count, chunkSize: 1024) { stretch in
                     for k in stretch {
                         guard let plan = plans[k] else { continue }
-                        for (j, a) in plan.addresses.enumerated() {
+                        for (j, a) in plan.addresses.lazy.map(Int.init).enumerated() {
                             shared.value[a] = Int32(firstUnit[k] + j)
-                            slots.set(firstUnit[k] + j, UnitSlice(uuid: plan.ids[j], buildingIndex: plan.building, addressIndex: a,
-                                                                  unitIndex: j, footprint: plan.slices[j]))
+                            let id = UUIDv5.makeBytes(parts: ["unit", buildings[plan.building].id, addresses[a].id])
+                            slots.set(firstUnit[k] + j, UnitSlice(uuid: id, buildingIndex: plan.building, addressIndex: a,
+                                                                  unitIndex: j, footprint: plan.slices.isEmpty ? .empty : plan.slices[j]))
                         }
                     }
                 }
