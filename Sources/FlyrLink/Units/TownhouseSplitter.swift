@@ -17,26 +17,8 @@ enum TownhouseSplitter {
 
     static func split(scene: MetricScene, links: inout [Link], addresses: [AddressPoint], buildings: [Building],
                       frame: LocalMetricFrame, pool: WorkerPool, slicesInLonLat: Bool = true) -> [UnitSlice] {
-        // Links grouped by building (link indices ascending within each); the buildings with two
-        // links or more are the candidates.
-        let byBuilding = IndexGroups(count: links.count, keyCount: buildings.count) { [links] in links[$0].buildingIndex }
-        let candidates = (0..<byBuilding.groupCount).compactMap { byBuilding.size(of: $0) >= 2 ? Int32($0) : nil }
-        let addressOfLink = pool.map(links.count, chunkSize: 65_536) { [links] _, i in Int32(links[i].addressIndex) }
-        let plans = pool.map(candidates.count, chunkSize: 256) { context, k -> Plan? in
-            let b = Int(candidates[k])
-            let members = byBuilding[b].map { Int(addressOfLink[Int($0)]) }
-            guard let order = RowDetector.rowOrder(of: members, building: b, scene: scene, addresses: addresses, context: context),
-                  sliceAreas(building: b, order: order, scene: scene).allSatisfy({ $0 > scene.areas[b] * minimumSliceShare })
-            else { return nil }
-            // The slices themselves only when something writes them (the plan otherwise keeps the order).
-            var lonLat: [Footprint] = []
-            if slicesInLonLat {
-                let tm = frame.transverseMercator
-                guard let slices = try? cut(building: b, order: order, scene: scene, context: context, to: tm.inverse) else { return nil }
-                lonLat = slices
-            }
-            return Plan(building: b, addresses: order.addresses.map(Int32.init), slices: lonLat)
-        }
+        let plans = plans(scene: scene, links: links, addresses: addresses, buildings: buildings, frame: frame, pool: pool,
+                          slicesInLonLat: slicesInLonLat)
         // Units in plan order (buildings ascending), each plan's at its own offset, and each
         // address's unit: filled on the workers (plans hold distinct addresses).
         var firstUnit = [Int](repeating: 0, count: plans.count + 1)
@@ -68,6 +50,32 @@ enum TownhouseSplitter {
             }
         }
         return units
+    }
+
+    /// The plan of every row among the buildings with two links or more (nil for the others). A
+    /// function of its own so that the links' grouping is gone before the units are made.
+    private static func plans(scene: MetricScene, links: [Link], addresses: [AddressPoint], buildings: [Building],
+                              frame: LocalMetricFrame, pool: WorkerPool, slicesInLonLat: Bool) -> [Plan?] {
+        // Links grouped by building (link indices ascending within each); the buildings with two
+        // links or more are the candidates.
+        let byBuilding = IndexGroups(count: links.count, keyCount: buildings.count) { links[$0].buildingIndex }
+        let candidates = (0..<byBuilding.groupCount).compactMap { byBuilding.size(of: $0) >= 2 ? Int32($0) : nil }
+        let addressOfLink = pool.map(links.count, chunkSize: 65_536) { _, i in Int32(links[i].addressIndex) }
+        return pool.map(candidates.count, chunkSize: 256) { context, k -> Plan? in
+            let b = Int(candidates[k])
+            let members = byBuilding[b].map { Int(addressOfLink[Int($0)]) }
+            guard let order = RowDetector.rowOrder(of: members, building: b, scene: scene, addresses: addresses, context: context),
+                  sliceAreas(building: b, order: order, scene: scene).allSatisfy({ $0 > scene.areas[b] * minimumSliceShare })
+            else { return nil }
+            // The slices themselves only when something writes them (the plan otherwise keeps the order).
+            var lonLat: [Footprint] = []
+            if slicesInLonLat {
+                let tm = frame.transverseMercator
+                guard let slices = try? cut(building: b, order: order, scene: scene, context: context, to: tm.inverse) else { return nil }
+                lonLat = slices
+            }
+            return Plan(building: b, addresses: order.addresses.map(Int32.init), slices: lonLat)
+        }
     }
 
     /// A row is split only if every slice keeps more than this share of the footprint's area.
