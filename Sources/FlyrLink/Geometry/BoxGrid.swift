@@ -150,6 +150,16 @@ public struct BoxGrid: Sendable {
         }
     }
 
+    /// Every item in the grid once, cell by cell, row by row (an item where its box begins): a
+    /// sweep in this order meets neighbours one after another whatever their indices (ids that
+    /// follow no order in space left a sweep in index order waiting on memory at every step).
+    func spatialOrder() -> [Int32] {
+        var order: [Int32] = []
+        order.reserveCapacity(items.count)
+        for e in items.indices where firsts[e] == 3 { order.append(items[e]) }
+        return order + oversized
+    }
+
     /// Indices of the items whose boxes may intersect `query` (those `search(_:_:)` visits), ascending.
     public func search(_ query: BBox) -> [Int] {
         var result: [Int] = []

@@ -2,24 +2,39 @@
 /// Such a footprint may still take an address that lies inside it, but not one it is merely nearest to.
 enum AccessoryClassifier {
     static func classify(_ scene: MetricScene, index: FootprintIndex, options: LinkOptions, pool: WorkerPool) -> [Bool] {
-        pool.map(scene.footprints.count, chunkSize: 2048) { _, i in
-            let area = scene.areas[i]
-            guard area < options.accessoryMaxArea else { return false }
-            // Only whether one larger footprint is within the radius matters: no list, no order, and
-            // no exact distance where the boxes alone are farther apart (with a margin for rounding).
-            let boxReach = options.accessoryRadius * (1 + 1e-9) + 1e-9
-            let larger = max(2 * area, options.accessoryMaxArea)
-            // Areas read in place (an element of the array proper is a retain and release per read).
-            return scene.areas.withUnsafeBufferPointer { areas in
-                let footprint = scene.footprints[i]
-                let box = footprint.bbox
-                var found = false
-                index.grid.search(box.expanded(by: options.accessoryRadius)) { j, other in
-                    guard !found, j != i, box.distance(to: other) <= boxReach, areas[j] >= larger else { return }
-                    found = footprint.distance(to: scene.footprints[j]) <= options.accessoryRadius
+        // In the grid's order, so that each footprint's neighbours are those just measured (in
+        // cache); a footprint outside the grid (no box) has no neighbours and is no accessory.
+        let order = index.grid.spatialOrder()
+        var accessory = [Bool](repeating: false, count: scene.footprints.count)
+        accessory.withUnsafeMutableBufferPointer { out in
+            let shared = UncheckedBox(out)
+            pool.forEachRange(order.count, chunkSize: 2048) { stretch in
+                for k in stretch {
+                    let i = Int(order[k])
+                    shared.value[i] = isAccessory(i, scene, index: index, options: options)
                 }
-                return found
             }
+        }
+        return accessory
+    }
+
+    private static func isAccessory(_ i: Int, _ scene: MetricScene, index: FootprintIndex, options: LinkOptions) -> Bool {
+        let area = scene.areas[i]
+        guard area < options.accessoryMaxArea else { return false }
+        // Only whether one larger footprint is within the radius matters: no list, no order, and
+        // no exact distance where the boxes alone are farther apart (with a margin for rounding).
+        let boxReach = options.accessoryRadius * (1 + 1e-9) + 1e-9
+        let larger = max(2 * area, options.accessoryMaxArea)
+        // Areas read in place (an element of the array proper is a retain and release per read).
+        return scene.areas.withUnsafeBufferPointer { areas in
+            let footprint = scene.footprints[i]
+            let box = footprint.bbox
+            var found = false
+            index.grid.search(box.expanded(by: options.accessoryRadius)) { j, other in
+                guard !found, j != i, box.distance(to: other) <= boxReach, areas[j] >= larger else { return }
+                found = footprint.distance(to: scene.footprints[j]) <= options.accessoryRadius
+            }
+            return found
         }
     }
 }
