@@ -126,6 +126,29 @@ final class CompactModelTests: XCTestCase {
         XCTAssertEqual(MemoryLayout<Building>.stride, 32, "the footprint kept apart, in a store")
     }
 
+    func testBuildingIdsArePackedAndReadBackAsWritten() {
+        let gers = "08b1f0b4c8d2bfff0200c9c7c0b0a1a2"
+        var b = Building(id: gers, height: 9, levels: nil, sourceRow: 3)
+        XCTAssertEqual(b.id, gers)
+        b.withIDUTF8 { XCTAssertEqual(Array($0), Array(gers.utf8)) }
+        XCTAssertEqual(b, Building(id: gers, height: 9, levels: nil, sourceRow: 3))
+        XCTAssertNotEqual(b, Building(id: "08b1f0b4c8d2bfff", height: 9, levels: nil, sourceRow: 3))
+        // As the intake packs a batch: one slab for every id, a row without an id has no record.
+        var ids = PackedFields.Builder()
+        let records = [ids.append(["b1"]), ids.append([nil]), ids.append(["Ærø/7"])]
+        let slab = ids.finish()
+        let rows = records.map { Building(packedID: PackedFields(slab, at: $0), height: nil, levels: 2, sourceRow: 1) }
+        XCTAssertEqual(rows.map(\.id), ["b1", "", "Ærø/7"])
+        rows[1].withIDUTF8 { XCTAssertEqual($0.count, 0) }
+        XCTAssertEqual(rows[1], Building(id: "", height: nil, levels: 2, sourceRow: 1))
+        b.id = "made-later"
+        XCTAssertEqual(b.id, "made-later")
+        XCTAssertEqual(b.height, 9, "renaming keeps the other fields")
+        XCTAssertEqual(IDOrder.key(utf8: UnsafeBufferPointer(start: nil, count: 0)).0, 0)
+        var g = gers
+        XCTAssertTrue(g.withUTF8 { IDOrder.key(utf8: $0) } == IDOrder.key(gers))
+    }
+
     func testLinkKeepsIndicesAndUnit() {
         var l = Link(addressIndex: 1_500_000_000, buildingIndex: 42, method: .proximity, confidence: 0.75, distance: 3.25)
         XCTAssertEqual(MemoryLayout<Link>.stride, 32)

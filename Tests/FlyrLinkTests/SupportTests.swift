@@ -19,7 +19,8 @@ final class SupportTests: XCTestCase {
         for a in parts { UUIDv5.withPrefix(["link", a]) { prefix in
             for b in parts { for c in parts.prefix(3) {
                 var out: [UInt8] = Array("x,".utf8)
-                UUIDv5.append(prefix, b, c, to: &out)
+                var (b, c) = (b, c)
+                b.withUTF8 { b in c.withUTF8 { c in UUIDv5.append(prefix, utf8: b, c, to: &out) } }
                 XCTAssertEqual(String(decoding: out, as: UTF8.self), "x," + UUIDv5.make(parts: ["link", a, b, c]))
             } }
         } }

@@ -8,20 +8,41 @@ public enum BuildingField: String, CaseIterable, Sendable, Codable {
 /// An input building that was read and accepted. Its footprint is kept apart, with every other
 /// building's (`FootprintStore`; a run's `footprint(ofBuilding:)`).
 ///
-/// Stored in 32 bytes, not 80 (a run holds every building): the height's nil is a NaN, the
-/// levels' nil is `Int32.min`, and a levels count beyond 32 bits is no count (nil).
+/// Stored in 32 bytes, not 80 (a run holds every building): the id's bytes packed with the other
+/// rows' of its batch (a `String` of its own was 16 bytes here and, over 15 bytes, 64 more on the
+/// heap: Overture's ids are 32), the height's nil a NaN, the levels' nil `Int32.min` (a levels
+/// count beyond 32 bits is no count).
 public struct Building: Sendable, Hashable {
-    public var id: String
-    private var storedHeight: Double
+    private var packedID: PackedFields
     private var storedLevels: Int32
+    private var storedHeight: Double
     /// 1-based ordinal of the feature in its layer.
     @Int32Backed public var sourceRow: Int
 
     public init(id: String, height: Double?, levels: Int?, sourceRow: Int) {
-        self.id = id
+        self.init(packedID: Self.pack(id), height: height, levels: levels, sourceRow: sourceRow)
+    }
+
+    /// `packedID`: a record of one value, the id (none when empty).
+    init(packedID: PackedFields, height: Double?, levels: Int?, sourceRow: Int) {
+        self.packedID = packedID
         storedHeight = height ?? .nan
         storedLevels = levels.flatMap { Int32(exactly: $0) } ?? .min
         self.sourceRow = sourceRow
+    }
+
+    private static func pack(_ id: String) -> PackedFields { PackedFields([id.isEmpty ? nil : id]) }
+
+    /// Empty when the source had none (until one is made for it). Setting it packs the id anew,
+    /// in a slab of its own: done only for the rows that had none.
+    public var id: String {
+        get { packedID[0] ?? "" }
+        set { packedID = Self.pack(newValue) }
+    }
+
+    /// The id's UTF-8 bytes, read in place (empty when it has none).
+    func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        packedID.withUTF8(0) { body($0 ?? UnsafeBufferPointer(start: nil, count: 0)) }
     }
 
     public var height: Double? {

@@ -21,20 +21,22 @@ final class CSVWriter {
 
     /// One field, quoted only when it holds a comma, a quote or a line break.
     static func appendField(_ field: String, to b: inout [UInt8]) {
-        // Scanned and, when plain, copied as one buffer of UTF-8.
         var text = field
-        text.withUTF8 { bytes in
-            guard bytes.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else {
-                b.append(contentsOf: bytes)
-                return
-            }
-            b.append(UInt8(ascii: "\""))
-            for c in bytes {
-                if c == UInt8(ascii: "\"") { b.append(c) }
-                b.append(c)
-            }
-            b.append(UInt8(ascii: "\""))
+        text.withUTF8 { appendField(utf8: $0, to: &b) }
+    }
+
+    /// A field's UTF-8 bytes, scanned and, when plain, copied as one buffer.
+    static func appendField(utf8 bytes: UnsafeBufferPointer<UInt8>, to b: inout [UInt8]) {
+        guard bytes.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else {
+            b.append(contentsOf: bytes)
+            return
         }
+        b.append(UInt8(ascii: "\""))
+        for c in bytes {
+            if c == UInt8(ascii: "\"") { b.append(c) }
+            b.append(c)
+        }
+        b.append(UInt8(ascii: "\""))
     }
 
     /// Rows 0..<count formatted straight into bytes by `row` on the workers, written in order.

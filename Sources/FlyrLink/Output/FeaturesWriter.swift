@@ -13,13 +13,14 @@ enum FeaturesWriter {
 
     /// A building that is not split: its primary link's method and confidence; the address's
     /// own fields when it has exactly one.
-    static func building(_ b: Int, of run: LinkRun, _ p: inout FeatureProperties) {
+    /// (`id`: the building's, made once by the caller.)
+    static func building(_ b: Int, id: String, of run: LinkRun, _ p: inout FeatureProperties) {
         let building = run.buildings[b]
         let linkIDs = run.linksOfBuilding(b)
         let count = linkIDs.count
         let primary = linkIDs.first.map { run.links[$0] }
         let single = count == 1 ? primary.map { run.addresses[$0.addressIndex] } : nil
-        p.text("id", building.id); p.text("gers_id", building.id); p.text("building_id", building.id)
+        p.text("id", id); p.text("gers_id", id); p.text("building_id", id)
         p.text("address_id", single?.id); p.int("address_count", count); p.text("source", "gold")
         p.text("match_method", primary?.method.rawValue); p.number("confidence", primary?.confidence, decimals: 3)
         if let single {
@@ -31,12 +32,12 @@ enum FeaturesWriter {
     }
 
     /// One slice of a split row, `slices` in its building.
-    static func slice(_ u: Int, slices: Int, of run: LinkRun, _ p: inout FeatureProperties) {
+    static func slice(_ u: Int, slices: Int, buildingID: String, of run: LinkRun, _ p: inout FeatureProperties) {
         let unit = run.units[u]
         let building = run.buildings[unit.buildingIndex]
         let link = run.linkOfAddress[unit.addressIndex].map { run.links[$0] }
         let a = run.addresses[unit.addressIndex]
-        p.text("id", unit.id); p.text("gers_id", building.id); p.text("building_id", building.id)
+        p.text("id", unit.id); p.text("gers_id", buildingID); p.text("building_id", buildingID)
         p.text("address_id", a.id); p.int("address_count", run.linksOfBuilding(unit.buildingIndex).count); p.text("source", "gold")
         p.text("match_method", link?.method.rawValue); p.number("confidence", link?.confidence, decimals: 3)
         p.addressText("address_text", a); p.field("house_number", a, .houseNumber); p.field("street_name", a, .streetName)
@@ -49,8 +50,9 @@ enum FeaturesWriter {
         out.features(run.addresses.count, pool: WorkerPool(threads: run.options.threads)) { i, emit in
             guard run.linkOfAddress[i] == nil else { return }
             let a = run.addresses[i]
-            emit(a.id, .point(a.location)) { p in
-                p.text("id", a.id); p.text("gers_id", a.id); p.text("address_id", a.id); p.int("address_count", 1)
+            let id = a.id
+            emit(id, .point(a.location)) { p in
+                p.text("id", id); p.text("gers_id", id); p.text("address_id", id); p.int("address_count", 1)
                 p.text("source", "address_point"); p.null("match_method"); p.null("confidence")
                 p.addressText("address_text", a); p.field("house_number", a, .houseNumber); p.field("street_name", a, .streetName)
                 common(&p, height: defaultHeight)

@@ -16,18 +16,19 @@ enum FootprintOutputs {
         let (buildingsFile, unitsFile, featuresFile) = (0, 1, 2)
         GeoJSONWriter.features(run.buildings.count, into: [buildingsOut, unitsOut, featuresOut], pool: pool) { b, rows in
             let building = run.buildings[b]
+            let id = building.id  // (made once from where it is packed, written up to five times)
             let slices = slicesOf[b]
             rows.scratch.removeAll(keepingCapacity: true)
             GeoJSONWriter.appendGeometry(.stored(run.buildingFootprints[b]), to: &rows.scratch)
-            GeoJSONWriter.appendFeature(id: building.id, formattedGeometry: rows.scratch, to: &rows.outputs[buildingsFile]) { p in
-                p.text("id", building.id); p.text("gers_id", building.id); p.text("source", "gold")
+            GeoJSONWriter.appendFeature(id: id, formattedGeometry: rows.scratch, to: &rows.outputs[buildingsFile]) { p in
+                p.text("id", id); p.text("gers_id", id); p.text("source", "gold")
                 p.number("height_m", building.height, decimals: 2); p.int("levels", building.levels)
                 p.int("address_count", run.linksOfBuilding(b).count)
                 p.bool("is_townhome_row", !slices.isEmpty); p.int("units_count", slices.count)
             }
             if slices.isEmpty {
-                GeoJSONWriter.appendFeature(id: building.id, formattedGeometry: rows.scratch, to: &rows.outputs[featuresFile]) { p in
-                    FeaturesWriter.building(b, of: run, &p)
+                GeoJSONWriter.appendFeature(id: id, formattedGeometry: rows.scratch, to: &rows.outputs[featuresFile]) { p in
+                    FeaturesWriter.building(b, id: id, of: run, &p)
                 }
                 return
             }
@@ -39,8 +40,8 @@ enum FootprintOutputs {
                         unitProperties(u, of: run, &p)
                     }
                 }
-                GeoJSONWriter.appendFeature(id: building.id, formattedGeometry: rows.scratch, to: &rows.outputs[featuresFile]) { p in
-                    FeaturesWriter.slice(u, slices: slices.count, of: run, &p)
+                GeoJSONWriter.appendFeature(id: id, formattedGeometry: rows.scratch, to: &rows.outputs[featuresFile]) { p in
+                    FeaturesWriter.slice(u, slices: slices.count, buildingID: id, of: run, &p)
                 }
             }
         }

@@ -41,8 +41,8 @@ public enum RunWriter {
                     let comma = UInt8(ascii: ",")
                     appendLinkID(l, &b); b.append(comma)  // hex and dashes: never quoted
                     b.append(contentsOf: campaign); b.append(comma)
-                    CSVWriter.appendField(run.buildings[l.buildingIndex].id, to: &b); b.append(comma)
-                    CSVWriter.appendField(run.addresses[l.addressIndex].id, to: &b); b.append(comma)
+                    run.buildings[l.buildingIndex].withIDUTF8 { CSVWriter.appendField(utf8: $0, to: &b) }; b.append(comma)
+                    run.addresses[l.addressIndex].withIDUTF8 { CSVWriter.appendField(utf8: $0, to: &b) }; b.append(comma)
                     if let u = l.unitIndex { run.units[u].appendID(to: &b) }  // hex and dashes: never quoted
                     b.append(comma)
                     b.append(contentsOf: l.method.rawValue.utf8); b.append(comma)

@@ -8,8 +8,13 @@ enum IDOrder {
     /// Never disagrees with `precedes`: a < b in bytes gives key(a) <= key(b) (short ids are padded
     /// with 0, the smallest byte).
     static func key(_ s: String) -> (UInt64, UInt64) {
+        var s = s
+        return s.withUTF8 { key(utf8: $0) }
+    }
+
+    static func key(utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
         var hi: UInt64 = 0, lo: UInt64 = 0, i = 0
-        for b in s.utf8 {
+        for b in utf8 {
             if i < 8 { hi |= UInt64(b) << (56 - 8 * i) } else if i < 16 { lo |= UInt64(b) << (120 - 8 * i) } else { break }
             i += 1
         }
@@ -35,11 +40,16 @@ enum IDOrder {
     /// of them was 160 MB of fresh pages); ids sharing their first 16 bytes are read again. The
     /// keys are made and sorted on the workers (`id` is called from them).
     static func sorted(count: Int, pool: WorkerPool = WorkerPool(threads: 1), id: (Int) -> String) -> [Keyed] {
+        sorted(count: count, pool: pool, key: { key(id($0)) }, id: id)
+    }
+
+    /// `sorted(count:pool:id:)` with each id's key made by `key` (from where the id is kept).
+    static func sorted(count: Int, pool: WorkerPool, key: (Int) -> (UInt64, UInt64), id: (Int) -> String) -> [Keyed] {
         var keyed = [Keyed](unsafeUninitializedCapacity: count) { buffer, initialized in
             let out = UncheckedBox(buffer)
             pool.forEachRange(count, chunkSize: 65_536) { stretch in
                 for i in stretch {
-                    let (hi, lo) = key(id(i))
+                    let (hi, lo) = key(i)
                     out.value.initializeElement(at: i, to: Keyed(hi: hi, lo: lo, index: Int32(i)))
                 }
             }
@@ -77,7 +87,7 @@ enum IDOrder {
                                                  pool: WorkerPool = WorkerPool(threads: 1)) -> [Int32] {
         // (Through the protocol, not key paths: a key path per row is a runtime call.)
         func row(_ item: T) -> Int { item.sourceRow }
-        let keyed = sorted(count: items.count, pool: pool) { items[$0].id }
+        let keyed = sorted(count: items.count, pool: pool, key: { items[$0].withIDUTF8(IDOrder.key(utf8:)) }, id: { items[$0].id })
         // In id order, a repeat is an id equal to the one before it (ties keep source order).
         var repeated = [Bool](repeating: false, count: keyed.count)
         var first = 0, repeats = 0

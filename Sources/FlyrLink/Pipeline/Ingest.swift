@@ -190,6 +190,9 @@ struct Ingest {
         private var rejects: [Reject] = []
         /// Rows without an id of their own.
         private var unnamed: [Int] = []
+        /// A batch's ids, made into one slab that its rows share; the rows wait for it.
+        private var ids = PackedFields.Builder()
+        private var batchRows: [(id: UInt32?, height: Double?, levels: Int?, row: Int)] = []
 
         /// About `n` rows in all: room made once, on huge pages (the id ordering reads them in random order).
         func expect(_ n: Int) {
@@ -198,6 +201,7 @@ struct Ingest {
         }
 
         func consume(_ batch: inout [SourceTable.Record]) {
+            batchRows.removeAll(keepingCapacity: true)
             for r in batch.indices {
                 // The geometry and values moved out of the record (a copy was a reference count
                 // raised and dropped per array, per building).
@@ -221,10 +225,9 @@ struct Ingest {
                         usable = Footprint(polygons: polygons)
                     }
                     let id = rawID.map(trimmed) ?? ""
-                    if id.isEmpty { unnamed.append(items.count) }
-                    items.append(Building(id: id, height: values[1].flatMap(parseNumber),
-                                          levels: values[2].flatMap(parseNumber).flatMap { Int(exactly: $0.rounded()) },
-                                          sourceRow: ordinal))
+                    if id.isEmpty { unnamed.append(items.count + batchRows.count) }
+                    batchRows.append((ids.append([id.isEmpty ? nil : id]), values[1].flatMap(parseNumber),
+                                      values[2].flatMap(parseNumber).flatMap { Int(exactly: $0.rounded()) }, ordinal))
                     footprints.append(usable)
                 case .empty(let type)?:
                     rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: "empty \(type)"))
@@ -233,6 +236,10 @@ struct Ingest {
                 case .other(let type)?:
                     rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: "geometry is a \(type); a building must be a Polygon or MultiPolygon"))
                 }
+            }
+            let slab = ids.finish()
+            for row in batchRows {
+                items.append(Building(packedID: PackedFields(slab, at: row.id), height: row.height, levels: row.levels, sourceRow: row.row))
             }
         }
 
@@ -283,6 +290,8 @@ struct Ingest {
     /// An accepted row: its id and where it came from.
     protocol Identified {
         var id: String { get }
+        /// The id's UTF-8 bytes where they are kept (no String made).
+        func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R
         var sourceRow: Int { get }
         /// A row that holds nothing (no allocation): what a slot keeps once its row is moved out.
         static var vacant: Self { get }
@@ -386,6 +395,7 @@ extension Building: Ingest.Identified {
 }
 
 extension AddressPoint: Ingest.Identified {
+    func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { withUTF8(.id) { body($0!) } }  // (an id is never nil)
     static var vacant: AddressPoint { vacantRow }
     private static let vacantRow = AddressPoint(id: "", values: [], sourceRow: 0, location: Point2(x: 0, y: 0))
 }

@@ -41,7 +41,11 @@ public struct LinkRun: Sendable {
     /// links share prepared once).
     func withLinkIDs<R>(_ body: (_ appendLinkID: (Link, inout [UInt8]) -> Void) -> R) -> R {
         UUIDv5.withPrefix(["link", campaignID]) { prefix in
-            body { link, out in UUIDv5.append(prefix, buildings[link.buildingIndex].id, addresses[link.addressIndex].id, to: &out) }
+            body { link, out in
+                buildings[link.buildingIndex].withIDUTF8 { b in
+                    addresses[link.addressIndex].withIDUTF8 { a in UUIDv5.append(prefix, utf8: b, a, to: &out) }
+                }
+            }
         }
     }
 }

@@ -44,11 +44,11 @@ public enum UUIDv5 {
     }
 
     /// `make(parts: prefix's parts + [p2, p3])` appended as text to `out`, with no parts array and
-    /// no id string (a run writes one per link). Two plain strings, the link id's shape: a generic
-    /// parameter pack cost runtime metadata look-ups per call.
-    static func append(_ prefix: NamePrefix, _ p2: String, _ p3: String, to out: inout [UInt8]) {
-        withID(leading: prefix.bytes, leadingHasParts: true, partBytes: p2.utf8.count + p3.utf8.count, partCount: 2,
-               name: { name in name.add(p2); name.add(p3) }) { id in
+    /// no id string (a run writes one per link). Two parts as UTF-8 bytes, read where they are kept
+    /// (the link id's shape: a generic parameter pack cost runtime metadata look-ups per call).
+    static func append(_ prefix: NamePrefix, utf8 p2: UnsafeBufferPointer<UInt8>, _ p3: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        withID(leading: prefix.bytes, leadingHasParts: true, partBytes: p2.count + p3.count, partCount: 2,
+               name: { name in name.add(utf8: p2); name.add(utf8: p3) }) { id in
             writeText(id) { out.append($0) }
         }
     }
@@ -83,15 +83,17 @@ public enum UUIDv5 {
 
         /// "|" (but before the first), the part's UTF-8 length in decimal, ":", its bytes.
         mutating func add(_ part: String) {
+            var text = part
+            text.withUTF8 { add(utf8: $0) }
+        }
+
+        mutating func add(utf8 src: UnsafeBufferPointer<UInt8>) {
             if !first { byte(UInt8(ascii: "|")) }
             first = false
-            var text = part
-            text.withUTF8 { src in
-                for digit in String(src.count).utf8 { byte(digit) }
-                byte(UInt8(ascii: ":"))
-                if let bytes = src.baseAddress { (base + count).initialize(from: bytes, count: src.count) }
-                count += src.count
-            }
+            for digit in String(src.count).utf8 { byte(digit) }
+            byte(UInt8(ascii: ":"))
+            if let bytes = src.baseAddress { (base + count).initialize(from: bytes, count: src.count) }
+            count += src.count
         }
     }
 
