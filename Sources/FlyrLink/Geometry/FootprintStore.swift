@@ -78,13 +78,25 @@ final class FootprintStore: @unchecked Sendable {
     /// The footprints of `source` at `order` (indices into `source`; all, in order, when nil), with
     /// those in `replacing` (by their index in `source`) taken from there instead: a store put in
     /// id order, or what a run keeps after repairs and the territory's cut.
-    convenience init(_ source: FootprintStore, order: [Int32]?, replacing: [Int: Footprint] = [:], pool: WorkerPool) {
+    /// `consumingSource`: the source is read no more afterwards (the caller drops it), and its
+    /// pages are handed back as the copy passes them (`PageCountdown`): a store put in id order
+    /// from the order it was read in held both at full size (at 1M buildings, 93 MB each).
+    convenience init(_ source: FootprintStore, order: [Int32]?, replacing: [Int: Footprint] = [:], pool: WorkerPool,
+                     consumingSource: Bool = false) {
         func view<R>(_ k: Int, _ body: (FootprintView) -> R) -> R {
             let i = order.map { Int($0[k]) } ?? k
             if let f = replacing[i] { return f.withView(body) }
             return body(source[i])
         }
-        self.init(count: order?.count ?? source.count, sizes: { k in view(k) { ($0.points.count, $0.layout.ends.count) } }, pool: pool) { k, pts, ends in
+        var countdown = consumingSource ? source.pageCountdowns() : nil
+        func sourceIndex(_ k: Int) -> Int? {
+            let i = order.map { Int($0[k]) } ?? k
+            return replacing[i] == nil ? i : nil
+        }
+        if countdown != nil { for k in 0..<(order?.count ?? source.count) { if let i = sourceIndex(k) { source.read(i, &countdown!, done: false) } } }
+        self.init(count: order?.count ?? source.count, sizes: { k in view(k) { ($0.points.count, $0.layout.ends.count) } }, pool: pool,
+                  afterBlock: countdown == nil ? nil : { block in for k in block { if let i = sourceIndex(k) { source.read(i, &countdown!, done: true) } } }
+        ) { k, pts, ends in
             view(k) { v in
                 _ = pts.initialize(fromContentsOf: v.points)
                 _ = ends.initialize(fromContentsOf: v.layout.ends)
@@ -92,9 +104,29 @@ final class FootprintStore: @unchecked Sendable {
         }
     }
 
+    /// Countdowns over the points' and the ring ends' pages.
+    private func pageCountdowns() -> (points: PageCountdown, ends: PageCountdown) {
+        (PageCountdown(UnsafeBufferPointer(points.all)), PageCountdown(UnsafeBufferPointer(ends.all)))
+    }
+
+    /// Footprint i's bytes in the slabs, as a read to come or done.
+    private func read(_ i: Int, _ countdown: inout (points: PageCountdown, ends: PageCountdown), done: Bool) {
+        let p = Int(pointStart[i]) * MemoryLayout<Point2>.stride..<Int(pointStart[i + 1]) * MemoryLayout<Point2>.stride
+        let e = Int(endStart[i]) * MemoryLayout<Int32>.stride..<Int(endStart[i + 1]) * MemoryLayout<Int32>.stride
+        if done {
+            countdown.points.done(p)
+            countdown.ends.done(e)
+        } else {
+            countdown.points.expect(p)
+            countdown.ends.expect(e)
+        }
+    }
+
     /// Sizes counted first (one allocation each for the points and the ends), then every footprint
     /// written into its place by `fill` on the workers.
+    /// `afterBlock`: called after each block of 65,536 footprints is written, in order.
     private convenience init(count: Int, sizes: (Int) -> (points: Int, ends: Int), pool: WorkerPool,
+                             afterBlock: ((Range<Int>) -> Void)? = nil,
                              fill: (Int, UnsafeMutableBufferPointer<Point2>, UnsafeMutableBufferPointer<Int32>) -> Void) {
         let pointStart = SlabBuffer<UInt32>(count: count + 1), endStart = SlabBuffer<UInt32>(count: count + 1)
         var p = 0, e = 0
@@ -109,10 +141,15 @@ final class FootprintStore: @unchecked Sendable {
         pointStart[count] = UInt32(p)
         endStart[count] = UInt32(e)
         let points = SlabBuffer<Point2>(count: p), ends = SlabBuffer<Int32>(count: e)
-        pool.forEachRange(count, chunkSize: 4096) { stretch in
-            for i in stretch {
-                fill(i, points.mutableSlice(Int(pointStart[i])..<Int(pointStart[i + 1])), ends.mutableSlice(Int(endStart[i])..<Int(endStart[i + 1])))
+        let block = afterBlock == nil ? max(count, 1) : 65_536
+        for lower in stride(from: 0, to: count, by: block) {
+            let part = lower..<min(lower + block, count)
+            pool.forEachRange(part.count, chunkSize: 4096) { stretch in
+                for i in stretch.lazy.map({ $0 + lower }) {
+                    fill(i, points.mutableSlice(Int(pointStart[i])..<Int(pointStart[i + 1])), ends.mutableSlice(Int(endStart[i])..<Int(endStart[i + 1])))
+                }
             }
+            afterBlock?(part)
         }
         self.init((count, Slabs(points: points, pointStart: pointStart, ends: ends, endStart: endStart)))
     }

@@ -85,47 +85,48 @@ enum IDOrder {
     @discardableResult
     static func sortUnique<T: Ingest.Identified>(_ items: inout [T], layer: String, rejects: inout [Reject],
                                                  pool: WorkerPool = WorkerPool(threads: 1)) -> [Int32] {
+        let kept = keptOrder(items, layer: layer, rejects: &rejects, pool: pool)
+        // Each stretch of the order gathered by a worker into its own part of the new array.
+        let ordered = items.withUnsafeMutableBufferPointer { rows in
+            [T](unsafeUninitializedCapacity: kept.count) { out, initialized in
+                // (The rows in id order are read by index in every later stage.)
+                if let base = out.baseAddress { HugePages.advise(UnsafeMutableRawPointer(base), bytes: out.count * MemoryLayout<T>.stride) }
+                let (source, target) = (UncheckedBox(rows), UncheckedBox(out))
+                pool.forEachRange(kept.count, chunkSize: 65_536) { stretch in
+                    for n in stretch {
+                        let row = source.value.baseAddress! + Int(kept[n])
+                        target.value.initializeElement(at: n, to: row.move())
+                        row.initialize(to: T.vacant)  // the old array still owns the slot
+                    }
+                }
+                initialized = kept.count
+            }
+        }
+        items = ordered
+        return kept
+    }
+
+    /// The rows' indices in id order, each id once (its first row); the repeats made rejects. A
+    /// function of its own so that the sort's keys (24 bytes a row) are gone before the rows are
+    /// gathered beside their old array.
+    private static func keptOrder<T: Ingest.Identified>(_ items: [T], layer: String, rejects: inout [Reject],
+                                                        pool: WorkerPool) -> [Int32] {
         // (Through the protocol, not key paths: a key path per row is a runtime call.)
         func row(_ item: T) -> Int { item.sourceRow }
         let keyed = sorted(count: items.count, pool: pool, key: { items[$0].withIDUTF8(IDOrder.key(utf8:)) }, id: { items[$0].id })
         // In id order, a repeat is an id equal to the one before it (ties keep source order).
-        var repeated = [Bool](repeating: false, count: keyed.count)
-        var first = 0, repeats = 0
+        var kept: [Int32] = []
+        kept.reserveCapacity(keyed.count)
+        var first = 0
         for k in keyed.indices {
             let i = Int(keyed[k].index)
             if k > 0, keyed[k - 1].samePrefix(keyed[k]), items[Int(keyed[k - 1].index)].id.utf8.elementsEqual(items[i].id.utf8) {
                 rejects.append(Reject(layer: layer, sourceRow: row(items[i]), id: items[i].id, reason: "duplicate id (first at row \(row(items[first])))"))
-                repeated[k] = true
-                repeats += 1
                 continue
             }
             first = i
+            kept.append(keyed[k].index)
         }
-        // Each stretch of the order gathered by a worker into its own part of the new array: where
-        // a stretch starts there is the number of rows kept before it.
-        let stretch = 65_536
-        var starts = [0]
-        for lower in stride(from: 0, to: keyed.count, by: stretch) {
-            starts.append(starts.last! + repeated[lower..<min(lower + stretch, keyed.count)].lazy.filter { !$0 }.count)
-        }
-        let ordered = items.withUnsafeMutableBufferPointer { rows in
-            [T](unsafeUninitializedCapacity: keyed.count - repeats) { out, initialized in
-                // (The rows in id order are read by index in every later stage.)
-                if let base = out.baseAddress { HugePages.advise(UnsafeMutableRawPointer(base), bytes: out.count * MemoryLayout<T>.stride) }
-                let (source, target) = (UncheckedBox(rows), UncheckedBox(out))
-                pool.forEachChunk(starts.count - 1) { _, c in
-                    var n = starts[c]
-                    for k in (c * stretch)..<min((c + 1) * stretch, keyed.count) where !repeated[k] {
-                        let row = source.value.baseAddress! + Int(keyed[k].index)
-                        target.value.initializeElement(at: n, to: row.move())
-                        row.initialize(to: T.vacant)  // the old array still owns the slot
-                        n += 1
-                    }
-                }
-                initialized = keyed.count - repeats
-            }
-        }
-        items = ordered
-        return keyed.indices.compactMap { repeated[$0] ? nil : keyed[$0].index }
+        return kept
     }
 }

@@ -18,3 +18,47 @@ enum ConsumedPages {
         _ = madvise(region, upper - lower, MADV_DONTNEED)
     }
 }
+
+/// The pages of a buffer read in an order of its own (a gather), each dropped once every read
+/// expected on it is done: a copy into a new order then holds little more than one buffer at a
+/// time when the two orders are alike at the scale of pages (both following space, say), and
+/// no more than both when they are not. Pages only partly inside the buffer are kept.
+struct PageCountdown {
+    private let firstPage: Int
+    private let offset: Int
+    private var remaining: [Int32]
+    private let page: Int
+
+    /// Over the bytes of `buffer` (its whole pages).
+    init<T>(_ buffer: UnsafeBufferPointer<T>) {
+        precondition(_isPOD(T.self), "only buffers without references")
+        page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = Int(bitPattern: buffer.baseAddress)
+        let lower = (start + page - 1) & ~(page - 1), upper = (start + buffer.count * MemoryLayout<T>.stride) & ~(page - 1)
+        firstPage = lower / page
+        offset = start
+        remaining = [Int32](repeating: 0, count: max(upper - lower, 0) / page)
+    }
+
+    /// The whole pages among those `bytes` (offsets in the buffer) lie on.
+    private func pages(_ bytes: Range<Int>) -> Range<Int> {
+        guard !bytes.isEmpty, !remaining.isEmpty else { return 0..<0 }
+        let first = (offset + bytes.lowerBound) / page - firstPage, last = (offset + bytes.upperBound - 1) / page - firstPage
+        return max(first, 0)..<min(last + 1, remaining.count)
+    }
+
+    /// One read of `bytes` to come.
+    mutating func expect(_ bytes: Range<Int>) {
+        for p in pages(bytes) { remaining[p] += 1 }
+    }
+
+    /// A read of `bytes` done; the pages no read is left on are handed back.
+    mutating func done(_ bytes: Range<Int>) {
+        for p in pages(bytes) {
+            remaining[p] -= 1
+            if remaining[p] == 0, let at = UnsafeMutableRawPointer(bitPattern: (firstPage + p) * page) {
+                _ = madvise(at, page, MADV_DONTNEED)
+            }
+        }
+    }
+}
