@@ -14,7 +14,7 @@ final class CompactModelTests: XCTestCase {
             ["1"],
         ]
         for values in cases {
-            let a = AddressPoint(id: "a1", values: values, sourceRow: 3, location: Point2(x: 1, y: 2))
+            let a = AddressPoint(id: "a1", values: values, sourceRow: 3)
             let expected = (0..<7).map { $0 < values.count ? values[$0] : nil }
             XCTAssertEqual(a.values, expected)
             for (k, field) in AddressField.allCases.dropFirst().enumerated() {
@@ -32,17 +32,17 @@ final class CompactModelTests: XCTestCase {
         }
         // An id longer than a string holds inline, renamed (as a generated id is set) with its
         // values kept; an empty id is none, read as empty text.
-        var renamed = AddressPoint(id: "", values: ["7", "Long Road"], sourceRow: 2, location: Point2(x: 0, y: 0))
+        var renamed = AddressPoint(id: "", values: ["7", "Long Road"], sourceRow: 2)
         XCTAssertEqual(renamed.id, "")
         renamed.withUTF8(.id) { XCTAssertEqual($0?.count, 0, "no id reads as empty bytes, not as none") }
         renamed.id = "08b2a100d2cb3fff0200e4e1c8e8e4a5"
         XCTAssertEqual(renamed.id, "08b2a100d2cb3fff0200e4e1c8e8e4a5")
         XCTAssertEqual(renamed.houseNumber, "7")
         XCTAssertEqual(renamed.streetName, "Long Road")
-        XCTAssertEqual(AddressPoint(id: "", values: [], sourceRow: 1, location: Point2(x: 0, y: 0)),
-                       AddressPoint(packed: PackedFields(nil, at: nil), sourceRow: 1, location: Point2(x: 0, y: 0)))
-        var a = AddressPoint(id: "a", values: ["1", "A Street"], sourceRow: 1, location: Point2(x: 0, y: 0))
-        let b = AddressPoint(id: "a", values: ["1", "A Street", nil, nil], sourceRow: 1, location: Point2(x: 0, y: 0))
+        XCTAssertEqual(AddressPoint(id: "", values: [], sourceRow: 1),
+                       AddressPoint(packed: PackedFields(nil, at: nil), sourceRow: 1))
+        var a = AddressPoint(id: "a", values: ["1", "A Street"], sourceRow: 1)
+        let b = AddressPoint(id: "a", values: ["1", "A Street", nil, nil], sourceRow: 1)
         XCTAssertEqual(a, b, "trailing nils are no values")
         XCTAssertEqual(a.hashValue, b.hashValue)
         a.values = ["2", nil, "B"]
@@ -63,15 +63,15 @@ final class CompactModelTests: XCTestCase {
             let records = batch.map { ["a\(round)"] + $0 }.map { builder.append($0) }  // as the intake packs them: the id first
             let slab = builder.finish()
             for (values, start) in zip(batch, records) {
-                let shared = AddressPoint(packed: PackedFields(slab, at: start), sourceRow: 1, location: Point2(x: 0, y: 0))
-                let own = AddressPoint(id: "a\(round)", values: values, sourceRow: 1, location: Point2(x: 0, y: 0))
+                let shared = AddressPoint(packed: PackedFields(slab, at: start), sourceRow: 1)
+                let own = AddressPoint(id: "a\(round)", values: values, sourceRow: 1)
                 XCTAssertEqual(shared.values, (0..<7).map { $0 < values.count ? values[$0] : nil })
                 XCTAssertEqual(shared, own, "equal by value, wherever the bytes are kept")
                 XCTAssertEqual(shared.hashValue, own.hashValue)
             }
         }
-        XCTAssertEqual(MemoryLayout<AddressPoint>.stride, 32, "the id packed with the other fields")
-        var a = AddressPoint(id: "a", values: [], sourceRow: Int(Int32.max), location: Point2(x: 0, y: 0))
+        XCTAssertEqual(MemoryLayout<AddressPoint>.stride, 16, "the id packed with the other fields, the point kept apart")
+        var a = AddressPoint(id: "a", values: [], sourceRow: Int(Int32.max))
         XCTAssertEqual(a.sourceRow, Int(Int32.max))
         a.sourceRow = 5
         XCTAssertEqual(a.sourceRow, 5)
@@ -166,7 +166,7 @@ final class CompactModelTests: XCTestCase {
         let rows: [(String?, String?)] = [("Main  Street", "10 A"), ("main street", "10a"), ("Main Street", "10"), ("Main Street", nil),
                                           ("Ågade", "1"), ("ågade", "1"), (nil, "1")]
         let addresses = rows.enumerated().map { k, r in
-            AddressPoint(id: "a\(k)", values: [r.1, r.0], sourceRow: k + 1, location: Point2(x: 0, y: 0))
+            AddressPoint(id: "a\(k)", values: [r.1, r.0], sourceRow: k + 1)
         }
         let numbers = HouseNumber.keys(addresses, pool: WorkerPool(threads: 2))
         for i in rows.indices {
@@ -204,7 +204,7 @@ final class CompactModelTests: XCTestCase {
             let sorted = rows.sorted { IDOrder.precedes($0.id, $1.id) || (!IDOrder.precedes($1.id, $0.id) && $0.row < $1.row) }
             var expected: [(id: String, row: Int)] = []
             for r in sorted where expected.last?.id != r.id { expected.append(r) }
-            var items = rows.map { AddressPoint(id: $0.id, values: ["\($0.row)"], sourceRow: $0.row, location: Point2(x: 0, y: 0)) }
+            var items = rows.map { AddressPoint(id: $0.id, values: ["\($0.row)"], sourceRow: $0.row) }
             var rejects: [Reject] = []
             IDOrder.sortUnique(&items, layer: "addresses", rejects: &rejects)
             XCTAssertEqual(items.map(\.id), expected.map(\.id))

@@ -22,6 +22,10 @@ final class LinksOnlyRunTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: "\(linksOut)/links.csv")),
                        try Data(contentsOf: URL(fileURLWithPath: "\(allOut)/links.csv")))
         XCTAssertEqual(all.addresses.count, linksOnly.addresses.count)
+        // Nothing a links-only run writes has geometry: its points were moved into the metric frame.
+        XCTAssertNil(linksOnly.location(ofAddress: 0))
+        XCTAssertTrue(linksOnly.addressLocations.isEmpty)
+        XCTAssertEqual(all.addressLocations.count, all.addresses.count)
         var dropped = 0
         for (a, b) in zip(all.addresses, linksOnly.addresses) {
             XCTAssertEqual(a.id, b.id)

@@ -43,7 +43,7 @@ final class OutputWriterTests: XCTestCase {
             [nil, "Main Street"], ["7b"], ["", "Rue\tde la Paix"], [], [nil, nil, nil, nil, nil, nil, "00100"],
         ]
         for values in cases {
-            let a = AddressPoint(id: "a\n1", values: values, sourceRow: 1, location: Point2(x: 0, y: 0))
+            let a = AddressPoint(id: "a\n1", values: values, sourceRow: 1)
             var packed = FeatureProperties(), strings = FeatureProperties()
             packed.addressText("address_text", a); packed.field("house_number", a, .houseNumber); packed.field("street_name", a, .streetName)
             packed.field("id", a, .id)

@@ -62,7 +62,7 @@ final class TownhouseTests: XCTestCase {
             let t = try frame.makeTransformer()
             var slice = u.footprint.polygons[0].shell
             t.forward(&slice)
-            let p = t.forward(run.addresses[u.addressIndex].location)
+            let p = t.forward(try XCTUnwrap(run.location(ofAddress: u.addressIndex)))
             let xs = slice.map(\.x)
             XCTAssertTrue(p.x >= xs.min()! - 0.01 && p.x <= xs.max()! + 0.01, "address outside its slice along the row")
         }

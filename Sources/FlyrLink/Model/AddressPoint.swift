@@ -30,7 +30,9 @@ public enum AddressField: String, CaseIterable, Sendable, Codable {
     }
 }
 
-/// An input address that was read and accepted, located in EPSG:4326.
+/// An input address that was read and accepted. Its point is kept apart, with every other
+/// address's (a run's `location(ofAddress:)`, in EPSG:4326): a run that writes no geometry moves
+/// the points into its metric frame where they are, and holds no lon/lat copy of them.
 public struct AddressPoint: Sendable, Hashable {
     /// The id and the other fields, in `AddressField` order, packed into bytes shared with the
     /// other addresses of its batch (see `PackedFields`): an array of seven optional strings per
@@ -40,22 +42,20 @@ public struct AddressPoint: Sendable, Hashable {
     private var packed: PackedFields
     /// 1-based ordinal of the feature in its layer.
     @Int32Backed public var sourceRow: Int
-    public var location: Point2
 
-    public init(id: String, values: [String?], sourceRow: Int, location: Point2) {
-        self.init(packed: Self.pack(id, values), sourceRow: sourceRow, location: location)
+    public init(id: String, values: [String?], sourceRow: Int) {
+        self.init(packed: Self.pack(id, values), sourceRow: sourceRow)
+    }
+
+    /// `packed`: the id, then the other fields (`AddressField.position`).
+    init(packed: PackedFields, sourceRow: Int) {
+        self.packed = packed
+        self.sourceRow = sourceRow
     }
 
     /// (An empty id is stored as none, as the intake stores it: a row without values has no record.)
     private static func pack(_ id: String, _ values: [String?]) -> PackedFields {
         PackedFields([id.isEmpty ? nil : id] + values)
-    }
-
-    /// `packed`: the id, then the other fields (`AddressField.position`).
-    init(packed: PackedFields, sourceRow: Int, location: Point2) {
-        self.packed = packed
-        self.sourceRow = sourceRow
-        self.location = location
     }
 
     /// Empty when the source had none (until one is made for it, `Ingest.IDRegistry`). Setting

@@ -51,7 +51,7 @@ enum FeaturesWriter {
             guard run.linkOfAddress[i] == nil else { return }
             let a = run.addresses[i]
             let id = a.id
-            emit(id, .point(a.location)) { p in
+            emit(id, run.location(ofAddress: i).map(OutputGeometry.point)) { p in
                 p.text("id", id); p.text("gers_id", id); p.text("address_id", id); p.int("address_count", 1)
                 p.text("source", "address_point"); p.null("match_method"); p.null("confidence")
                 p.addressText("address_text", a); p.field("house_number", a, .houseNumber); p.field("street_name", a, .streetName)

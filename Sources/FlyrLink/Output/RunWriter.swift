@@ -84,7 +84,7 @@ public enum RunWriter {
         out.features(run.addresses.count, pool: pool) { i, emit in
             let a = run.addresses[i]
             let link = run.linkOfAddress[i].map { run.links[$0] }
-            emit(a.id, .point(a.location)) { p in
+            emit(a.id, run.location(ofAddress: i).map(OutputGeometry.point)) { p in
                 func key(_ k: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: keys[(k == 0 ? 0 : keyEnds[k - 1])..<keyEnds[k]]) }
                 a.forEachFieldUTF8 { k, u in p.text(quotedKey: key(k), utf8: u) }
                 p.text("building_id", link.map { run.buildings[$0.buildingIndex].id })

@@ -12,6 +12,8 @@ struct Ingest {
         var generatedIDs: Int
         /// The rows' footprints, in their order (buildings; nil for addresses).
         var footprints: FootprintStore?
+        /// The rows' points in EPSG:4326, in their order (addresses; nil for buildings).
+        var points: [Point2]?
     }
 
     /// Picks the source CRS: the override, the source's own, or EPSG:4326 for a source without one
@@ -82,6 +84,8 @@ struct Ingest {
     final class AddressIntake {
         private let layer = "addresses"
         private var items: [AddressPoint] = []
+        /// Row k's point (in the source's CRS until `finish`).
+        private var locations: [Point2] = []
         private var rejects: [Reject] = []
         /// Rows without an id of their own, with the values their content id is made from.
         private var unnamed: [(item: Int, content: [String?])] = []
@@ -101,6 +105,8 @@ struct Ingest {
         func expect(_ n: Int) {
             items.reserveCapacity(n)
             HugePages.advise(&items)
+            locations.reserveCapacity(n)
+            HugePages.advise(&locations)
         }
 
         func consume(_ batch: inout [SourceTable.Record]) {
@@ -135,36 +141,38 @@ struct Ingest {
             }
             let slab = fields.finish()
             for row in batchRows {
-                items.append(AddressPoint(packed: PackedFields(slab, at: row.fields), sourceRow: row.row, location: row.location))
+                items.append(AddressPoint(packed: PackedFields(slab, at: row.fields), sourceRow: row.row))
+                locations.append(row.location)
             }
         }
 
         /// Brings the points to lon/lat, rejects those outside the CRS's range, names the rows
         /// without ids and orders everything by id.
         func finish(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<AddressPoint> {
-            let (crs, assumed) = try usableCRS(for: table, sample: items.prefix(1000).map(\.location))
+            let (crs, assumed) = try usableCRS(for: table, sample: Array(locations.prefix(1000)))
             // Points already in lon/lat keep their exact input values, where they are; the others
             // are projected, their source coordinates kept for the rejects' text.
             var source: [Point2] = []
             if !CRSInfo.isWGS84(crs) {
-                source = items.map(\.location)
-                let (points, _, _) = try toLonLat(source, table: table, pool: pool)
-                for k in items.indices { items[k].location = points[k] }
+                source = locations
+                (locations, _, _) = try toLonLat(source, table: table, pool: pool)
             }
             var outside = [Bool](repeating: false, count: items.count)
-            for k in items.indices where !inRange(items[k].location) {
+            for k in items.indices where !inRange(locations[k]) {
                 outside[k] = true
-                let p = source.isEmpty ? items[k].location : source[k]
+                let p = source.isEmpty ? locations[k] : source[k]
                 rejects.append(Reject(layer: layer, sourceRow: items[k].sourceRow, id: items[k].id.isEmpty ? nil : items[k].id,
                                       reason: "coordinates (\(p.x), \(p.y)) outside the valid range of its CRS"))
             }
             var ids = IDRegistry(layer: layer)
             for (k, content) in unnamed where !outside[k] {
-                items[k].id = ids.generate(content: content, at: [items[k].location])
+                items[k].id = ids.generate(content: content, at: [locations[k]])
             }
-            var accepted: [AddressPoint] = []
+            var accepted: [AddressPoint] = [], points: [Point2] = []
             swap(&accepted, &items)
-            return Ingest.ordered(&accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated, pool: pool)
+            swap(&points, &locations)
+            return Ingest.ordered(&accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated,
+                                  points: points, pool: pool)
         }
     }
 
@@ -272,7 +280,7 @@ struct Ingest {
     /// `footprints`: the rows' footprints in the rows' order as read; put in their new order.
     static func ordered<T: Identified>(_ items: inout [T], dropping outside: [Bool], layer: String, rejects: [Reject],
                                        crs: String, assumed: Bool, generated: Int, footprints: FootprintStore? = nil,
-                                       pool: WorkerPool) -> Result<T> {
+                                       points: [Point2]? = nil, pool: WorkerPool) -> Result<T> {
         var rejects = rejects
         var inside: [Int32]?
         if outside.contains(true) {
@@ -281,10 +289,11 @@ struct Ingest {
         }
         let order = IDOrder.sortUnique(&items, layer: layer, rejects: &rejects, pool: pool)
         rejects.sort { $0.sourceRow < $1.sourceRow }
-        let reordered = footprints.map { store in
-            FootprintStore(store, order: inside.map { inside in order.map { inside[Int($0)] } } ?? order, pool: pool)
-        }
-        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated, footprints: reordered)
+        let sourceOrder = inside.map { inside in order.map { inside[Int($0)] } } ?? order
+        let reordered = footprints.map { store in FootprintStore(store, order: sourceOrder, pool: pool, consumingSource: true) }
+        let orderedPoints = points.map { points in pool.map(sourceOrder.count, chunkSize: 65_536) { _, k in points[Int(sourceOrder[k])] } }
+        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated, footprints: reordered,
+                      points: orderedPoints)
     }
 
     /// An accepted row: its id and where it came from.
@@ -397,5 +406,5 @@ extension Building: Ingest.Identified {
 extension AddressPoint: Ingest.Identified {
     func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { withUTF8(.id) { body($0!) } }  // (an id is never nil)
     static var vacant: AddressPoint { vacantRow }
-    private static let vacantRow = AddressPoint(id: "", values: [], sourceRow: 0, location: Point2(x: 0, y: 0))
+    private static let vacantRow = AddressPoint(id: "", values: [], sourceRow: 0)
 }

@@ -54,13 +54,15 @@ public struct LinkPipeline {
         DispatchQueue.global(qos: .utility).async(group: fingerprinting) { for path in inputPaths { _ = SHA256.fingerprint(path) } }
         var lonLat = buildingsIn.footprints!
         buildingsIn.footprints = nil
-        let extent = territory?.footprint.bbox ?? Self.extent(addressesIn.items, lonLat, pool: pool)
+        var addressLonLat = addressesIn.points!
+        addressesIn.points = nil
+        let extent = territory?.footprint.bbox ?? Self.extent(addressLonLat, lonLat, pool: pool)
         let frame = LocalMetricFrame.centred(on: extent)
         var buildingRejects = buildingsIn.rejects
         var repairedCount = 0
         var outsideBuildings = 0
         var outsideAddresses = 0
-        let (buildings, buildingFootprints, footprints, addresses, points) = stage(.ingest, clock, "metric frame") {
+        let (buildings, buildingFootprints, footprints, addresses, addressLocations, points) = stage(.ingest, clock, "metric frame") {
             // The footprints in the frame: a copy when something writes them in lon/lat, else the
             // lon/lat store itself, moved in place.
             var metric = frame.project(lonLat, inPlace: !writesRecords, pool: pool)
@@ -81,7 +83,8 @@ public struct LinkPipeline {
             }
             // (The territory is tested against the repaired footprints.)
             if !repaired.isEmpty { metric = FootprintStore(metric, order: nil, replacing: repaired, pool: pool) }
-            var addressPoints = frame.project(addressesIn.items.map(\.location), pool: pool)
+            // The points likewise: moved into the frame where they are when nothing writes them.
+            var addressPoints = frame.project(&addressLonLat, inPlace: !writesRecords, pool: pool)
             var keepAddress = [Bool](repeating: true, count: addressPoints.count)
             if let territory {
                 let area = frame.toMetric(territory.footprint)
@@ -104,9 +107,10 @@ public struct LinkPipeline {
             if keepAddress.contains(false) {
                 addresses = zip(addresses, keepAddress).filter(\.1).map(\.0)
                 addressPoints = zip(addressPoints, keepAddress).filter(\.1).map(\.0)
+                if writesRecords { addressLonLat = zip(addressLonLat, keepAddress).filter(\.1).map(\.0) }
             }
             buildingRejects.sort { $0.sourceRow < $1.sourceRow }
-            return ((buildings, lonLat, metric, addresses, addressPoints), "frame \(frame.projString)")
+            return ((buildings, lonLat, metric, addresses, addressLonLat, addressPoints), "frame \(frame.projString)")
         }
 
         // index: the footprint grid and accessory structures.
@@ -148,8 +152,8 @@ public struct LinkPipeline {
 
         var result: LinkRun = stage(.assemble, clock, items: { $0.links.count }) {
             let campaign = options.resolvedCampaignID
-            var result = LinkRun(options: options, campaignID: campaign, frame: frame, addresses: addresses, buildings: buildings,
-                                 buildingFootprints: buildingFootprints,
+            var result = LinkRun(options: options, campaignID: campaign, frame: frame, addresses: addresses,
+                                 addressLocations: addressLocations, buildings: buildings, buildingFootprints: buildingFootprints,
                                  links: [], linkOfAddress: LinkOfAddress(), unlinkedReason: UnlinkedReasons(), buildingLinkStart: [], units: units,
                                  rejects: addressesIn.rejects + buildingRejects,
                                  report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
@@ -231,12 +235,12 @@ public struct LinkPipeline {
 
     /// The box of every address and footprint, in stretches on the workers (a box of boxes is the
     /// same in any order).
-    private static func extent(_ addresses: [AddressPoint], _ footprints: FootprintStore, pool: WorkerPool) -> BBox {
+    private static func extent(_ addresses: [Point2], _ footprints: FootprintStore, pool: WorkerPool) -> BBox {
         let stretch = 65_536
         let parts = pool.map((max(addresses.count, footprints.count) + stretch - 1) / stretch, chunkSize: 1) { _, c in
             var box = BBox.empty
             let part = c * stretch..<(c + 1) * stretch
-            for i in part.clamped(to: addresses.indices) { box.extend(addresses[i].location) }
+            for i in part.clamped(to: addresses.indices) { box.extend(addresses[i]) }
             for i in part.clamped(to: footprints.indices) { box.extend(footprints[i].bbox) }
             return box
         }

@@ -5,6 +5,9 @@ public struct LinkRun: Sendable {
     public var campaignID: String
     public var frame: LocalMetricFrame
     public var addresses: [AddressPoint]
+    /// The addresses' points in EPSG:4326, in address order; none in a run that writes no
+    /// geometry (links only). See `location(ofAddress:)`.
+    var addressLocations: [Point2]
     public var buildings: [Building]
     /// The buildings' footprints in EPSG:4326, in building order; none in a run that writes no
     /// geometry (links only).
@@ -21,6 +24,11 @@ public struct LinkRun: Sendable {
     public var units: [UnitSlice]
     public var rejects: [Reject]
     public var report: RunReport
+
+    /// Address `a`'s point in EPSG:4326 (nil in a run that writes no geometry).
+    public func location(ofAddress a: Int) -> Point2? {
+        a < addressLocations.count ? addressLocations[a] : nil
+    }
 
     /// Building `b`'s footprint in EPSG:4326 (empty in a run that writes no geometry).
     public func footprint(ofBuilding b: Int) -> Footprint {

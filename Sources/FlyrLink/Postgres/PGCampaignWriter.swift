@@ -93,7 +93,8 @@ public enum PGCampaignWriter {
                 copy.number(link?.distance, decimals: 2)
                 copy.text(run.unlinkedReason[i])
                 copy.int(i + 1)
-                copy.point(a.location)
+                guard let location = run.location(ofAddress: i) else { preconditionFailure("a run written to PostgreSQL keeps its points") }
+                copy.point(location)
                 copy.endRow()
             }
             return try copy.finish()

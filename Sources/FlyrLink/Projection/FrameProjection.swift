@@ -7,6 +7,22 @@ extension LocalMetricFrame {
         return pool.map(points.count, chunkSize: 16_384) { _, i in tm.forward(points[i]) }
     }
 
+    /// Lon/lat points into this frame: moved in place, the array handed over and left empty
+    /// (nothing reads them in lon/lat any more), or copied, the array left as it was.
+    func project(_ points: inout [Point2], inPlace: Bool, pool: WorkerPool) -> [Point2] {
+        guard inPlace else { return project(points, pool: pool) }
+        let tm = transverseMercator
+        var moved: [Point2] = []
+        swap(&moved, &points)
+        moved.withUnsafeMutableBufferPointer { buffer in
+            let shared = UncheckedBox(buffer)
+            pool.forEachRange(buffer.count, chunkSize: 16_384) { stretch in
+                for i in stretch { shared.value[i] = tm.forward(shared.value[i]) }
+            }
+        }
+        return moved
+    }
+
     /// A store's footprints into this frame: moved in place (nothing reads them in lon/lat any
     /// more), or copied into a store of their own.
     func project(_ footprints: FootprintStore, inPlace: Bool, pool: WorkerPool) -> FootprintStore {
