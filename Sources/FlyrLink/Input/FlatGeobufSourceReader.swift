@@ -30,7 +30,7 @@ enum FlatGeobufSourceReader {
     /// As `read`, but reports what it could not read itself instead of handing it to GDAL.
     /// `chunkSize`: bytes read at a time (tests make it small to cross chunk boundaries often).
     static func readOwn(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink(),
-                        chunkSize: Int = 8 << 20) throws(FlatGeobufProblem) -> SourceTable {
+                        chunkSize: Int = 2 << 20) throws(FlatGeobufProblem) -> SourceTable {
         let file = try FlatGeobufFile(path: spec.location)
         let header = file.header
         guard header.geometryType < 8 else { throw .needsGDAL("geometry type \(header.geometryType)") }
