@@ -21,11 +21,11 @@ struct GeoJSONScanner {
         releasesPages = mapped
     }
 
-    /// Drops the mapped file's pages behind the read position once 64 MB have been read past the
+    /// Drops the mapped file's pages behind the read position once 16 MB have been read past the
     /// last release: a feature is never read twice, and a multi-gigabyte GeoJSON file would
     /// otherwise stay resident (and count in the process's memory) until the end of the read.
     mutating func releaseConsumed() {
-        let step = 64 << 20
+        let step = 16 << 20
         guard releasesPages, i - released >= step, let base = bytes.baseAddress else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let start = (Int(bitPattern: base) + released + page - 1) / page * page

@@ -131,12 +131,13 @@ enum GeoJSONSourceReader {
     static let notFeatures = "not a FeatureCollection or Feature"
 
     /// A FeatureCollection's features, parsed on all cores: the array is cut into batches of about
-    /// 16 MB; in each, the features' extents are found by their brackets alone, the batch is split
-    /// into pieces parsed at once (each with its own scanner and state over the same bytes, so error
-    /// offsets stay those of the file), and the pieces' records go to the sink in file order.
+    /// 4 MB (a batch's records are held at once, for each layer); in each, the features' extents
+    /// are found by their brackets alone, the batch is split into pieces parsed at once (each with
+    /// its own scanner and state over the same bytes, so error offsets stay those of the file), and
+    /// the pieces' records go to the sink in file order.
     static func readFeatures(_ s: inout GeoJSONScanner, _ state: inout ReadState) throws(GeoJSONScanner.Failure) {
         guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return }
-        let batchBytes = 16 << 20
+        let batchBytes = 4 << 20
         let pieces = 8
         let featuresStart = s.i
         var done = false
