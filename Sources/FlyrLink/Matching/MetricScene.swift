@@ -1,23 +1,33 @@
-/// Everything the matcher measures, in the run's local metric frame. Read-only and shared by all
-/// workers; a class, so handing it to the per-address functions costs one reference, not a
-/// retain of every array it holds.
-final class MetricScene: Sendable {
+/// Everything the matcher measures, in the run's local metric frame. Shared by all workers; a
+/// class, so handing it to the per-address functions costs one reference, not a retain of every
+/// array it holds. Read-only but for the two things a run holds only while they are needed (the
+/// search order, the house keys), each set or dropped between the stages' parallel passes.
+final class MetricScene: @unchecked Sendable {
     let addressPoints: [Point2]
-    /// `HouseNumber.keys` of the addresses: equal for the same house.
-    let addressKeys: HouseKeys
+    /// `HouseNumber.keys` of the addresses: equal for the same house. Read by the decisions and
+    /// the split, not by the candidate search: a run makes them once the search is done (at 1M
+    /// addresses 18 MB, beside the search's proposals and grid).
+    private(set) var addressKeys: HouseKeys
     let footprints: FootprintStore
     let areas: [Double]
     /// The order the candidate search visits the addresses in (`CandidateSearch.spatialOrder`):
     /// made with the scene, before the footprint grid exists beside it (its sort holds the points'
-    /// keys twice).
-    let searchOrder: [Int32]
+    /// keys twice), and dropped once the search is done.
+    private(set) var searchOrder: [Int32]
 
-    init(addressPoints: [Point2], addressKeys: HouseKeys, footprints: FootprintStore, pool: WorkerPool = WorkerPool(threads: 1)) {
+    init(addressPoints: [Point2], addressKeys: HouseKeys = [], footprints: FootprintStore, pool: WorkerPool = WorkerPool(threads: 1)) {
         self.addressPoints = addressPoints
         self.addressKeys = addressKeys
         self.footprints = footprints
         areas = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].area }
         searchOrder = CandidateSearch.spatialOrder(addressPoints, pool: pool)
+    }
+
+    /// Once the candidate search is done: its order dropped, the house keys given (no worker
+    /// reads the scene meanwhile).
+    func searchDone(addressKeys keys: HouseKeys) {
+        searchOrder = []
+        addressKeys = keys
     }
 
     /// Smaller area first, then id: the deterministic choice among overlapping footprints.

@@ -115,7 +115,7 @@ public struct LinkPipeline {
 
         // index: the footprint grid and accessory structures.
         let (scene, index, accessory) = stage(.index, clock, items: { $0.0.footprints.count }) {
-            let scene = MetricScene(addressPoints: points, addressKeys: HouseNumber.keys(addresses, pool: pool), footprints: footprints, pool: pool)
+            let scene = MetricScene(addressPoints: points, footprints: footprints, pool: pool)
             let index = FootprintIndex(footprints, reach: options.link.maxDistance, pool: pool)
             let accessory = options.link.strategy == .flyr
                 ? AccessoryClassifier.classify(scene, index: index, options: options.link, pool: pool)
@@ -123,6 +123,9 @@ public struct LinkPipeline {
             return ((scene, index, accessory), "\(footprints.count) footprints, \(accessory.filter { $0 }.count) accessory")
         }
         var footprintIndex: FootprintIndex? = consume index  // dropped once the candidate search is done
+        // The footprints and points are the scene's from here on (freed with it, after the split's plans).
+        _ = consume footprints
+        _ = consume points
 
         // match
         // The decisions are kept only as links and reasons (a verdict per address, not a link:
@@ -133,22 +136,25 @@ public struct LinkPipeline {
             let (proposals, surroundings) = CandidateSearch.proposals(scene, index: footprintIndex!, options: options.link, accessory: accessory,
                                                                      pool: pool, keep: previous.map { $0.map { $0 != nil } })
             footprintIndex = nil  // the searches are done: the decisions and the split need room, not the grid
+            scene.searchDone(addressKeys: HouseNumber.keys(addresses, pool: pool))
             let (links, unlinked) = ProximityMatcher.decide(scene, proposals: consume proposals, surroundings: surroundings, accessory: accessory,
                                                             options: options.link, previous: previous, pool: pool)
             return ((links, unlinked), "\(links.count) of \(unlinked.count) linked")
         }
 
-        // split: townhouse rows into unit slices.
+        // split: townhouse rows into unit slices. The metric scene's last use is the rows' plans: it
+        // is freed (off this thread) before the units are made and the links assembled. Handed over,
+        // not copied: a reference left here would free it at the end of `run`.
+        var liveScene: MetricScene? = consume scene
         let units: [UnitSlice] = stage(.split, clock) {
             guard options.units == .split else { return ([], "off") }
-            let slices = TownhouseSplitter.split(scene: scene, links: &links, addresses: addresses, buildings: buildings, frame: frame,
-                                                 pool: pool, slicesInLonLat: writesRecords)
+            let plans = TownhouseSplitter.plans(scene: liveScene!, links: links, addresses: addresses, buildings: buildings, frame: frame,
+                                                pool: pool, slicesInLonLat: writesRecords)
+            BackgroundRelease.dropAndTrim(liveScene.take())
+            let slices = TownhouseSplitter.units(plans, links: &links, addresses: addresses, buildings: buildings, pool: pool)
             return (slices, "\(slices.count) unit slices")
         }
-
-        // The metric scene's last use was the split: freed (off this thread) before the links are assembled.
-        // Consumed, not copied: a local copy outliving the hand-over would free them here, at the end of `run`.
-        BackgroundRelease.dropAndTrim((consume scene, consume footprints, consume points))
+        BackgroundRelease.dropAndTrim(liveScene.take())  // (units off: not freed above)
 
         var result: LinkRun = stage(.assemble, clock, items: { $0.links.count }) {
             let campaign = options.resolvedCampaignID

@@ -19,6 +19,12 @@ enum TownhouseSplitter {
                       frame: LocalMetricFrame, pool: WorkerPool, slicesInLonLat: Bool = true) -> [UnitSlice] {
         let plans = plans(scene: scene, links: links, addresses: addresses, buildings: buildings, frame: frame, pool: pool,
                           slicesInLonLat: slicesInLonLat)
+        return units(plans, links: &links, addresses: addresses, buildings: buildings, pool: pool)
+    }
+
+    /// The units of the planned rows, each link given its address's unit. Reads no metric scene:
+    /// a run frees the scene between the plans and the units.
+    static func units(_ plans: [Plan?], links: inout [Link], addresses: [AddressPoint], buildings: [Building], pool: WorkerPool) -> [UnitSlice] {
         // Units in plan order (buildings ascending), each plan's at its own offset, and each
         // address's unit: filled on the workers (plans hold distinct addresses).
         var firstUnit = [Int](repeating: 0, count: plans.count + 1)
@@ -54,7 +60,7 @@ enum TownhouseSplitter {
 
     /// The plan of every row among the buildings with two links or more (nil for the others). A
     /// function of its own so that the links' grouping is gone before the units are made.
-    private static func plans(scene: MetricScene, links: [Link], addresses: [AddressPoint], buildings: [Building],
+    static func plans(scene: MetricScene, links: [Link], addresses: [AddressPoint], buildings: [Building],
                               frame: LocalMetricFrame, pool: WorkerPool, slicesInLonLat: Bool) -> [Plan?] {
         // Links grouped by building (link indices ascending within each); the buildings with two
         // links or more are the candidates.
