@@ -28,10 +28,13 @@ enum CandidateSearch {
         let order = scene.searchOrder
         func search(_ slots: ResultSlots<ProximityMatcher.Proposal?>, keeping keptSlots: ResultSlots<AddressSurroundings?>?) {
             pool.forEachRange(order.count, chunkSize: 512) { stretch in
+                // Buffers reused from address to address (arrays of their own were an allocation
+                // and a free or two per address).
                 var near: [(bboxDistance: Double, building: Int)] = []
+                var s = AddressSurroundings()
                 for k in stretch {
                     let a = Int(order[k])
-                    let s = surroundings(of: a, scene: scene, index: index, options: options, accessory: accessory, scratch: &near)
+                    surroundings(of: a, scene: scene, index: index, options: options, accessory: accessory, scratch: &near, into: &s)
                     slots.set(a, ProximityMatcher.propose(s, accessory: accessory, options: options))
                     if let keep, let keptSlots { keptSlots.set(a, keep[a] ? s : nil) }
                 }
@@ -66,9 +69,12 @@ enum CandidateSearch {
         return keyed.map { $0.index }
     }
 
+    /// Address `a`'s surroundings, written into `result` (whose arrays keep their capacity).
     /// `scratch` is the caller's buffer for the boxes within reach, reused from address to address.
     static func surroundings(of a: Int, scene: MetricScene, index: FootprintIndex, options: LinkOptions, accessory: [Bool],
-                             scratch near: inout [(bboxDistance: Double, building: Int)]) -> AddressSurroundings {
+                             scratch near: inout [(bboxDistance: Double, building: Int)], into result: inout AddressSurroundings) {
+        result.covering.removeAll(keepingCapacity: true)
+        result.nearby.removeAll(keepingCapacity: true)
         let p = scene.addressPoints[a]
         let reach = options.maxDistance
         near.removeAll(keepingCapacity: true)
@@ -78,23 +84,23 @@ enum CandidateSearch {
             let d = box.distance(to: p)
             if d <= reach { near.append((d, b)) }
         }
-        guard !near.isEmpty else { return AddressSurroundings() }
+        guard !near.isEmpty else { return }
         // Buildings are in id order, so a lower index is the lower id: ties break by id.
         near.sort { $0.bboxDistance != $1.bboxDistance ? $0.bboxDistance < $1.bboxDistance : $0.building < $1.building }
-        return measure(p, near: near, footprints: scene.footprints, scene: scene, options: options, accessory: accessory)
+        measure(p, near: near, footprints: scene.footprints, scene: scene, options: options, accessory: accessory, into: &result)
     }
 
-    /// The covering footprints among `near` (boxes within reach, nearest first), or else the nearby ones.
+    /// The covering footprints among `near` (boxes within reach, nearest first), or else the nearby
+    /// ones, into `result` (empty).
     private static func measure(_ p: Point2, near: [(bboxDistance: Double, building: Int)], footprints: FootprintStore,
-                                scene: MetricScene, options: LinkOptions, accessory: [Bool]) -> AddressSurroundings {
-        var result = AddressSurroundings()
+                                scene: MetricScene, options: LinkOptions, accessory: [Bool], into result: inout AddressSurroundings) {
         let reach = options.maxDistance
         for (d, b) in near where d == 0 {
             if footprints[b].covers(p) { result.covering.append(b) }
         }
         if !result.covering.isEmpty {
             result.covering.sort(by: scene.smallerFirst)
-            return result
+            return
         }
         // Exact distances, nearest boxes first; stop once no further footprint can matter:
         // beyond the best main building plus the accessory radius nothing changes the decision.
@@ -110,9 +116,9 @@ enum CandidateSearch {
         // A point on the outline in its source CRS can land a hair outside after reprojection:
         // within a millimetre it is on the outline, and so covered.
         if result.nearby.first.map({ $0.distance <= outlineTolerance }) == true {
-            result.covering = result.nearby.filter { $0.distance <= outlineTolerance }.map(\.building).sorted(by: scene.smallerFirst)
-            result.nearby = []
+            for c in result.nearby where c.distance <= outlineTolerance { result.covering.append(c.building) }
+            result.covering.sort(by: scene.smallerFirst)
+            result.nearby.removeAll(keepingCapacity: true)
         }
-        return result
     }
 }
