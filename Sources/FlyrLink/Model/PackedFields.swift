@@ -1,10 +1,24 @@
 /// The bytes of many rows' packed fields in one allocation. An intake batch's addresses share
 /// one slab: a byte array of their own per address was a 32-byte array header and a malloc
 /// chunk rounded up to 16 bytes, 80 bytes for 34 bytes of text (at 10M addresses, half a gigabyte).
-final class FieldSlab: Sendable {
-    let bytes: [UInt8]
+///
+/// The bytes are a block of their own, not an array: a row's fields are read by both workers at
+/// once, and reading an array held by a class raised and dropped the array's reference count each
+/// time, from both cores (at 10M rows the links writer was a third slower for it).
+final class FieldSlab: @unchecked Sendable {
+    private let base: UnsafeMutableBufferPointer<UInt8>
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// A copy of `source`.
+    init(_ source: UnsafeBufferPointer<UInt8>) {
+        base = .allocate(capacity: source.count)
+        _ = base.initialize(fromContentsOf: source)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes, read in place; valid while the slab lives.
+    @inline(__always)
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(base) }
 }
 
 /// Optional strings packed into bytes: the count of values stored as a LEB128 varint, then for
@@ -51,7 +65,7 @@ struct PackedFields: Sendable, Hashable {
 
         /// The slab of the records appended since the last call; the buffer is emptied for the next batch.
         mutating func finish() -> FieldSlab {
-            let slab = FieldSlab(bytes.withUnsafeBufferPointer { Array($0) })
+            let slab = bytes.withUnsafeBufferPointer { FieldSlab($0) }
             bytes.removeAll(keepingCapacity: true)
             return slab
         }
@@ -71,7 +85,8 @@ struct PackedFields: Sendable, Hashable {
     /// Value `k`'s UTF-8 bytes, read in place (no String made); nil beyond the last stored value.
     func withUTF8<R>(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
         guard let slab else { return body(nil) }
-        return slab.bytes.withUnsafeBufferPointer { b -> R in
+        return withExtendedLifetime(slab) {
+            let b = slab.bytes  // (the slab kept alive while its bytes are read)
             var at = Int(start)
             let stored = Self.varint(b, &at)
             for field in 0..<stored {
@@ -90,7 +105,8 @@ struct PackedFields: Sendable, Hashable {
             for k in 0..<count { body(k, nil) }
             return
         }
-        slab.bytes.withUnsafeBufferPointer { b in
+        withExtendedLifetime(slab) {
+            let b = slab.bytes  // (the slab kept alive while its bytes are read)
             var at = Int(start)
             let stored = Self.varint(b, &at)
             for k in 0..<count {
@@ -105,7 +121,8 @@ struct PackedFields: Sendable, Hashable {
     /// The record's bytes, in place.
     private func withRecord<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard let slab else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return slab.bytes.withUnsafeBufferPointer { b -> R in
+        return withExtendedLifetime(slab) {
+            let b = slab.bytes  // (the slab kept alive while its bytes are read)
             var at = Int(start)
             let stored = Self.varint(b, &at)
             for _ in 0..<stored { at += max(Self.varint(b, &at) - 1, 0) }
@@ -113,6 +130,7 @@ struct PackedFields: Sendable, Hashable {
         }
     }
 
+    @inline(__always)
     private static func varint(_ b: UnsafeBufferPointer<UInt8>, _ at: inout Int) -> Int {
         var n = 0, shift = 0
         while true {
