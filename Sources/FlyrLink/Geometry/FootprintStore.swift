@@ -93,7 +93,14 @@ final class FootprintStore: @unchecked Sendable {
             let i = order.map { Int($0[k]) } ?? k
             return replacing[i] == nil ? i : nil
         }
-        if countdown != nil { for k in 0..<(order?.count ?? source.count) { if let i = sourceIndex(k) { source.read(i, &countdown!, done: false) } } }
+        if countdown != nil {
+            // The reads to come counted in the source's own order (its offsets read in sequence):
+            // every footprint when the order is a permutation (its indices are distinct), else those it names.
+            var used = [Bool](repeating: order == nil || order!.count == source.count, count: source.count)
+            if let order, order.count != source.count { for i in order { used[Int(i)] = true } }
+            for i in replacing.keys { used[i] = false }
+            for i in 0..<source.count where used[i] { source.read(i, &countdown!, done: false) }
+        }
         self.init(count: order?.count ?? source.count, sizes: { k in view(k) { ($0.points.count, $0.layout.ends.count) } }, pool: pool,
                   afterBlock: countdown == nil ? nil : { block in for k in block { if let i = sourceIndex(k) { source.read(i, &countdown!, done: true) } } }
         ) { k, pts, ends in

@@ -39,10 +39,14 @@ public enum RunWriter {
                 csv.formattedRows(run.links.count, pool: WorkerPool(threads: run.options.threads)) { i, b in
                     let l = run.links[i]
                     let comma = UInt8(ascii: ",")
-                    appendLinkID(l, &b); b.append(comma)  // hex and dashes: never quoted
-                    b.append(contentsOf: campaign); b.append(comma)
-                    run.buildings[l.buildingIndex].withIDUTF8 { CSVWriter.appendField(utf8: $0, to: &b) }; b.append(comma)
-                    run.addresses[l.addressIndex].withIDUTF8 { CSVWriter.appendField(utf8: $0, to: &b) }; b.append(comma)
+                    run.buildings[l.buildingIndex].withIDUTF8 { building in
+                        run.addresses[l.addressIndex].withIDUTF8 { address in
+                            appendLinkID(building, address, &b); b.append(comma)  // hex and dashes: never quoted
+                            b.append(contentsOf: campaign); b.append(comma)
+                            CSVWriter.appendField(utf8: building, to: &b); b.append(comma)
+                            CSVWriter.appendField(utf8: address, to: &b); b.append(comma)
+                        }
+                    }
                     if let u = l.unitIndex { run.units[u].appendID(to: &b) }  // hex and dashes: never quoted
                     b.append(comma)
                     b.append(contentsOf: l.method.rawValue.utf8); b.append(comma)

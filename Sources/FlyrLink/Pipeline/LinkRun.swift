@@ -45,15 +45,13 @@ public struct LinkRun: Sendable {
         UUIDv5.make(parts: ["link", campaignID, buildings[link.buildingIndex].id, addresses[link.addressIndex].id])
     }
 
-    /// `linkID` of each link appended as text by `body`'s function, made in place (the parts the
-    /// links share prepared once).
-    func withLinkIDs<R>(_ body: (_ appendLinkID: (Link, inout [UInt8]) -> Void) -> R) -> R {
+    /// `linkID` appended as text by `body`'s function, from the link's building and address ids as
+    /// UTF-8 (a writer reads them once per link for the id and its own columns), made in place
+    /// (the parts the links share prepared once).
+    func withLinkIDs<R>(_ body: (_ appendLinkID: (_ buildingID: UnsafeBufferPointer<UInt8>, _ addressID: UnsafeBufferPointer<UInt8>,
+                                                  inout [UInt8]) -> Void) -> R) -> R {
         UUIDv5.withPrefix(["link", campaignID]) { prefix in
-            body { link, out in
-                buildings[link.buildingIndex].withIDUTF8 { b in
-                    addresses[link.addressIndex].withIDUTF8 { a in UUIDv5.append(prefix, utf8: b, a, to: &out) }
-                }
-            }
+            body { b, a, out in UUIDv5.append(prefix, utf8: b, a, to: &out) }
         }
     }
 }
