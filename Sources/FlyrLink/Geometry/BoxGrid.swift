@@ -82,7 +82,7 @@ public struct BoxGrid: Sendable {
             let (column, row) = (Int(entry.key & 0xFFFF_FFFF), Int(entry.key >> 32))
             items.append(entry.index)
             boxes.append(CellBox(enclosing: b, corner: Self.corner(column, row, origin: (originX, originY), size: cellSize)))
-            firsts.append((Int(entry.key & 0xFFFF_FFFF) == x.lowerBound ? 1 : 0) | (Int(entry.key >> 32) == y.lowerBound ? 2 : 0))
+            firsts.append((column == x.lowerBound ? 1 : 0) | (row == y.lowerBound ? 2 : 0))
         }
         starts.append(Int32(keyed.count))
         cellKeys = keys

@@ -15,15 +15,8 @@ enum TownhouseSplitter {
         var slices: [Footprint]
     }
 
-    static func split(scene: MetricScene, links: inout [Link], addresses: [AddressPoint], buildings: [Building],
-                      frame: LocalMetricFrame, pool: WorkerPool, slicesInLonLat: Bool = true) -> [UnitSlice] {
-        let plans = plans(scene: scene, links: links, addresses: addresses, buildings: buildings, frame: frame, pool: pool,
-                          slicesInLonLat: slicesInLonLat)
-        return units(plans, links: &links, addresses: addresses, buildings: buildings, pool: pool)
-    }
-
-    /// The units of the planned rows, each link given its address's unit. Reads no metric scene:
-    /// a run frees the scene between the plans and the units.
+    /// The units of the planned rows (`plans`), each link given its address's unit. Reads no
+    /// metric scene: a run frees the scene between the plans and the units.
     static func units(_ plans: [Plan?], links: inout [Link], addresses: [AddressPoint], buildings: [Building], pool: WorkerPool) -> [UnitSlice] {
         // Units in plan order (buildings ascending), each plan's at its own offset, and each
         // address's unit: filled on the workers (plans hold distinct addresses).
