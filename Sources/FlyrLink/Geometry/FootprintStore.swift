@@ -48,10 +48,7 @@ final class FootprintStore: @unchecked Sendable {
     /// Every point moved by `transform`, in place, on the workers (a store nothing else reads in
     /// its old coordinates: a links-only run's lon/lat footprints become its metric ones).
     func movePoints(pool: WorkerPool, _ transform: (Point2) -> Point2) {
-        let points = points
-        pool.forEachRange(points.count, chunkSize: 65_536) { stretch in
-            for k in stretch { points[k] = transform(points[k]) }
-        }
+        pool.movePoints(points.all, transform)
     }
 
     /// Every point, in place, for code that transforms them in bulk (PROJ).

@@ -78,9 +78,12 @@ public struct AddressPoint: Sendable, Hashable {
     /// A field's UTF-8 bytes read in place, for code that looks at a million of them (no String
     /// made); the id's are never nil (empty when it has none).
     func withUTF8<R>(_ field: AddressField, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
-        packed.withUTF8(field.position) { bytes in
-            field == .id && bytes == nil ? body(UnsafeBufferPointer(start: nil, count: 0)) : body(bytes)
-        }
+        field == .id ? withIDUTF8(body) : packed.withUTF8(field.position, body)
+    }
+
+    /// The id's UTF-8 bytes, read in place (empty when it has none).
+    func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        packed.withNonNilUTF8(0, body)
     }
 
     /// Every field, the id first (`AddressField.position` order), its UTF-8 bytes read in place.

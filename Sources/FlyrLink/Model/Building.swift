@@ -42,7 +42,7 @@ public struct Building: Sendable, Hashable {
 
     /// The id's UTF-8 bytes, read in place (empty when it has none).
     func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        packedID.withUTF8(0) { body($0 ?? UnsafeBufferPointer(start: nil, count: 0)) }
+        packedID.withNonNilUTF8(0, body)
     }
 
     public var height: Double? {

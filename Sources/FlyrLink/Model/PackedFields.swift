@@ -98,6 +98,11 @@ struct PackedFields: Sendable, Hashable {
         }
     }
 
+    /// Value `k`'s UTF-8 bytes, empty (not nil) when there is none: how ids are read.
+    func withNonNilUTF8<R>(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        withUTF8(k) { body($0 ?? UnsafeBufferPointer(start: nil, count: 0)) }
+    }
+
     /// Values 0..<count in order, each read in place, in one pass over the record (`withUTF8` of
     /// each would walk the record from its start every time); nil beyond the last stored value.
     func forEachUTF8(_ count: Int, _ body: (Int, UnsafeBufferPointer<UInt8>?) -> Void) {

@@ -35,15 +35,11 @@ enum IDOrder {
         }
     }
 
-    /// Indices `0..<count` in byte order of their ids (`id(i)`), each with its first 16 bytes;
-    /// equal ids keep their index order. The ids are read where they are (at 10M rows an array
-    /// of them was 160 MB of fresh pages); ids sharing their first 16 bytes are read again. The
-    /// keys are made and sorted on the workers (`id` is called from them).
-    static func sorted(count: Int, pool: WorkerPool = WorkerPool(threads: 1), id: (Int) -> String) -> [Keyed] {
-        sorted(count: count, pool: pool, key: { key(id($0)) }, id: id)
-    }
-
-    /// `sorted(count:pool:id:)` with each id's key made by `key` (from where the id is kept).
+    /// Indices `0..<count` in byte order of their ids (`id(i)`), each with its first 16 bytes
+    /// (`key(i)`, made from where the id is kept); equal ids keep their index order. The ids are
+    /// read where they are (at 10M rows an array of them was 160 MB of fresh pages); ids sharing
+    /// their first 16 bytes are read again, whole. The keys are made and sorted on the workers
+    /// (`key` is called from them).
     static func sorted(count: Int, pool: WorkerPool, key: (Int) -> (UInt64, UInt64), id: (Int) -> String) -> [Keyed] {
         var keyed = [Keyed](unsafeUninitializedCapacity: count) { buffer, initialized in
             let out = UncheckedBox(buffer)

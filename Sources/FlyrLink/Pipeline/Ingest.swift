@@ -404,7 +404,6 @@ extension Building: Ingest.Identified {
 }
 
 extension AddressPoint: Ingest.Identified {
-    func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { withUTF8(.id) { body($0!) } }  // (an id is never nil)
     static var vacant: AddressPoint { vacantRow }
     private static let vacantRow = AddressPoint(id: "", values: [], sourceRow: 0)
 }

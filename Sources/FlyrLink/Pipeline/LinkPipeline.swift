@@ -154,7 +154,7 @@ public struct LinkPipeline {
             let slices = TownhouseSplitter.units(plans, links: &links, addresses: addresses, buildings: buildings, pool: pool)
             return (slices, "\(slices.count) unit slices")
         }
-        BackgroundRelease.dropAndTrim(liveScene.take())  // (units off: not freed above)
+        if liveScene != nil { BackgroundRelease.dropAndTrim(liveScene.take()) }  // (units off: not freed above)
 
         var result: LinkRun = stage(.assemble, clock, items: { $0.links.count }) {
             let campaign = options.resolvedCampaignID

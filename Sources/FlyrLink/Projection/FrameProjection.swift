@@ -14,12 +14,7 @@ extension LocalMetricFrame {
         let tm = transverseMercator
         var moved: [Point2] = []
         swap(&moved, &points)
-        moved.withUnsafeMutableBufferPointer { buffer in
-            let shared = UncheckedBox(buffer)
-            pool.forEachRange(buffer.count, chunkSize: 16_384) { stretch in
-                for i in stretch { shared.value[i] = tm.forward(shared.value[i]) }
-            }
-        }
+        moved.withUnsafeMutableBufferPointer { pool.movePoints($0, tm.forward) }
         return moved
     }
 

@@ -11,11 +11,16 @@ enum ConsumedPages {
     static func drop<T>(_ buffer: UnsafeBufferPointer<T>, below end: Int) {
         precondition(_isPOD(T.self), "only buffers without references")
         guard let base = buffer.baseAddress, end > 0 else { return }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let lower = (Int(bitPattern: base) + page - 1) & ~(page - 1)
-        let upper = (Int(bitPattern: base) + min(end, buffer.count) * MemoryLayout<T>.stride) & ~(page - 1)
+        let (lower, upper) = wholePages(from: Int(bitPattern: base), bytes: min(end, buffer.count) * MemoryLayout<T>.stride)
         guard upper > lower, let region = UnsafeMutableRawPointer(bitPattern: lower) else { return }
         _ = madvise(region, upper - lower, MADV_DONTNEED)
+    }
+
+    static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// The addresses of the first and past the last whole page within `bytes` from `start`.
+    static func wholePages(from start: Int, bytes: Int) -> (lower: Int, upper: Int) {
+        ((start + pageSize - 1) & ~(pageSize - 1), (start + bytes) & ~(pageSize - 1))
     }
 }
 
@@ -32,9 +37,9 @@ struct PageCountdown {
     /// Over the bytes of `buffer` (its whole pages).
     init<T>(_ buffer: UnsafeBufferPointer<T>) {
         precondition(_isPOD(T.self), "only buffers without references")
-        page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        page = ConsumedPages.pageSize
         let start = Int(bitPattern: buffer.baseAddress)
-        let lower = (start + page - 1) & ~(page - 1), upper = (start + buffer.count * MemoryLayout<T>.stride) & ~(page - 1)
+        let (lower, upper) = ConsumedPages.wholePages(from: start, bytes: buffer.count * MemoryLayout<T>.stride)
         firstPage = lower / page
         offset = start
         remaining = [Int32](repeating: 0, count: max(upper - lower, 0) / page)

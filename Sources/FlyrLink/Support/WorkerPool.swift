@@ -62,6 +62,14 @@ extension WorkerPool {
         forEachChunk((count + chunkSize - 1) / chunkSize) { _, c in body(c * chunkSize..<min((c + 1) * chunkSize, count)) }
     }
 
+    /// Every point of `points` replaced by `transform` of it, in place, in stretches on the workers.
+    func movePoints(_ points: UnsafeMutableBufferPointer<Point2>, _ transform: (Point2) -> Point2) {
+        let shared = UncheckedBox(points)
+        forEachRange(points.count, chunkSize: 65_536) { stretch in
+            for k in stretch { shared.value[k] = transform(shared.value[k]) }
+        }
+    }
+
     /// `transform(i)` for every i in 0..<count where `include(i)`, in index order, in an array
     /// sized exactly: the chunks are counted on the workers, then each fills its own stretch.
     /// Its pages are first touched by both threads, not one (a fresh page costs microseconds
