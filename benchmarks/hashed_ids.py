@@ -19,11 +19,17 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     src, out = sys.argv[1], sys.argv[2]
-    os.makedirs(out, exist_ok=True)
-    for layer in ("buildings", "addresses"):
-        with open(os.path.join(src, f"{layer}.geojson")) as f, open(os.path.join(out, f"{layer}.geojson"), "w") as o:
-            for line in f:
-                o.write(ID.sub(lambda m: '"id":"%s"' % hashlib.md5(m.group(1).encode()).hexdigest(), line, count=1))
+    try:
+        os.makedirs(out, exist_ok=True)
+        for layer in ("buildings", "addresses"):
+            target = os.path.join(out, f"{layer}.geojson")
+            # Written beside the target and renamed: never a half-written layer.
+            with open(os.path.join(src, f"{layer}.geojson")) as f, open(target + ".tmp", "w") as o:
+                for line in f:
+                    o.write(ID.sub(lambda m: '"id":"%s"' % hashlib.md5(m.group(1).encode()).hexdigest(), line, count=1))
+            os.replace(target + ".tmp", target)
+    except OSError as e:
+        sys.exit(f"hashed_ids.py: {e}")
 
 
 if __name__ == "__main__":
