@@ -40,7 +40,7 @@ let package = Package(
         .target(
             name: "FlyrLink",
             dependencies: [
-                "CGEOS", "CLateBound", "CZlib", "CCrypto", "GeoParquet",
+                "CGEOS", "CLateBound", "CZlib", "CZstd", "CCrypto", "GeoParquet",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             // The .sql files are the source of truth; Postgres/PGMigrationSQL.swift embeds them (scripts/gen-migrations.sh).

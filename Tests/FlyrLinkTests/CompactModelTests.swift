@@ -188,8 +188,9 @@ final class CompactModelTests: XCTestCase {
         XCTAssertEqual(seen.count, 80_000)
     }
 
-    func testSortUniqueMovesRowsIntoIDOrderAndRejectsRepeats() {
+    func testKeptOrderPutsParkedRowsInIDOrderAndRejectsRepeats() {
         var g = SystemRandomNumberGenerator()
+        let pool = WorkerPool(threads: 2)
         // Short ids; long ones sharing their first 16 bytes (settled past the integer key); ids
         // that differ only in padding-like bytes or beyond ASCII.
         let shapes: [(Int) -> String] = [
@@ -198,19 +199,24 @@ final class CompactModelTests: XCTestCase {
             { $0 % 2 == 0 ? "ab\u{0}\($0 % 5)" : "ab\($0 % 5)" },
             { "é\($0 % 7)ß\(String(repeating: "x", count: $0 % 20))" },
         ]
-        for shape in shapes { for n in [0, 1, 2, 7, 100, 2_000] {
+        for shape in shapes { for n in [0, 1, 2, 7, 100, 2_000, 70_000] {
             let rows = (0..<n).map { k in (id: shape(Int.random(in: 0..<max(1, n / 2), using: &g)), row: k + 1) }
             // Reference: stable sort by id bytes, the first of each id kept.
             let sorted = rows.sorted { IDOrder.precedes($0.id, $1.id) || (!IDOrder.precedes($1.id, $0.id) && $0.row < $1.row) }
             var expected: [(id: String, row: Int)] = []
             for r in sorted where expected.last?.id != r.id { expected.append(r) }
-            var items = rows.map { AddressPoint(id: $0.id, values: ["\($0.row)"], sourceRow: $0.row) }
+            let items = rows.map { AddressPoint(id: $0.id, values: ["\($0.row)"], sourceRow: $0.row) }
+            var keys = items.indices.map { IDOrder.keyed(items[$0], index: $0) }
+            let parked = ParkedRows(items, pool: pool)
             var rejects: [Reject] = []
-            IDOrder.sortUnique(&items, layer: "addresses", rejects: &rejects)
-            XCTAssertEqual(items.map(\.id), expected.map(\.id))
-            XCTAssertEqual(items.map(\.sourceRow), expected.map(\.row))
-            XCTAssertEqual(items.map(\.houseNumber), expected.map { "\($0.row)" }, "each row moved whole")
+            let order = IDOrder.keptOrder(&keys, parked: parked, layer: "addresses", rejects: &rejects, pool: pool)
+            parked.arrange(order)
+            let back = parked.restore(pool: pool)
+            XCTAssertEqual(back.map(\.id), expected.map(\.id))
+            XCTAssertEqual(back.map(\.sourceRow), expected.map(\.row))
+            XCTAssertEqual(back.map(\.houseNumber), expected.map { "\($0.row)" }, "each row whole")
             XCTAssertEqual(rejects.count, n - expected.count)
+            XCTAssertTrue(keys.isEmpty, "the keys are consumed")
         } }
     }
 }

@@ -144,8 +144,8 @@ final class TownhouseTests: XCTestCase {
             }.sorted()
             guard Set(order.cuts).count == order.cuts.count, order.cuts.first! > order.start - 10 else { continue }  // slices of no width
             order.addresses = Array(0..<n)
-            let areas = TownhouseSplitter.sliceAreas(building: 0, order: order, scene: scene)
-            let slices = try TownhouseSplitter.cut(building: 0, order: order, scene: scene, context: context)
+            let areas = TownhouseSplitter.sliceAreas(footprint: 0, order: order, scene: scene)
+            let slices = try TownhouseSplitter.cut(footprint: 0, order: order, scene: scene, context: context)
             XCTAssertEqual(areas.count, slices.count)
             for (a, slice) in zip(areas, slices) {
                 XCTAssertEqual(a, slice.area, accuracy: 1e-9 * footprint.area + 1e-9, "trial \(trial)")

@@ -60,7 +60,7 @@ final class RecordSink {
     /// storage sized once instead of doubled as it fills. At 10M rows each doubling copied
     /// gigabytes into freshly zeroed pages, and held old and new arrays at once.
     func reserveCapacity(_ n: Int) {
-        if let expect { expect(n) } else { collected.reserveCapacity(n) }
+        if consumer == nil { collected.reserveCapacity(n) } else { expect?(n) }
     }
 
     /// Hands on what is left and returns the collected records (none when a consumer took them).

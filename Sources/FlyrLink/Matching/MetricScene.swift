@@ -1,7 +1,8 @@
 /// Everything the matcher measures, in the run's local metric frame. Shared by all workers; a
 /// class, so handing it to the per-address functions costs one reference, not a retain of every
 /// array it holds. Read-only but for the two things a run holds only while they are needed (the
-/// search order, the house keys), each set or dropped between the stages' parallel passes.
+/// search order, the house keys), each set or dropped between the stages' parallel passes. After
+/// the search a run keeps a scene of the possible townhouse rows only (`restricted(to:)`).
 final class MetricScene: @unchecked Sendable {
     let addressPoints: [Point2]
     /// `HouseNumber.keys` of the addresses: equal for the same house. Read by the decisions and
@@ -9,7 +10,9 @@ final class MetricScene: @unchecked Sendable {
     /// addresses 18 MB, beside the search's proposals and grid).
     private(set) var addressKeys: HouseKeys
     let footprints: FootprintStore
-    let areas: [Double]
+    /// The building of each footprint in a scene restricted to some (`restricted(to:)`); empty
+    /// when the scene holds every building (footprint k is building k's).
+    let buildings: [Int32]
     /// The order the candidate search visits the addresses in (`CandidateSearch.spatialOrder`):
     /// made with the scene, before the footprint grid exists beside it (its sort holds the points'
     /// keys twice), and dropped once the search is done.
@@ -19,8 +22,24 @@ final class MetricScene: @unchecked Sendable {
         self.addressPoints = addressPoints
         self.addressKeys = addressKeys
         self.footprints = footprints
-        areas = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].area }
+        buildings = []
         searchOrder = CandidateSearch.spatialOrder(addressPoints, pool: pool)
+    }
+
+    private init(addressPoints: [Point2], footprints: FootprintStore, buildings: [Int32]) {
+        self.addressPoints = addressPoints
+        addressKeys = []
+        self.footprints = footprints
+        self.buildings = buildings
+        searchOrder = []
+    }
+
+    /// The scene of `buildings` alone (ascending; footprint k is building `buildings[k]`'s), with
+    /// the same addresses and no house keys yet: what the decisions and the split read once the
+    /// search is done (the possible rows' footprints: at 1M buildings an eighth of them), so that
+    /// the whole store is freed before them.
+    func restricted(to buildings: [Int32], pool: WorkerPool) -> MetricScene {
+        MetricScene(addressPoints: addressPoints, footprints: FootprintStore(footprints, order: buildings, pool: pool), buildings: buildings)
     }
 
     /// Once the candidate search is done: its order dropped, the house keys given (no worker
@@ -30,9 +49,12 @@ final class MetricScene: @unchecked Sendable {
         addressKeys = keys
     }
 
-    /// Smaller area first, then id: the deterministic choice among overlapping footprints.
+    /// Smaller area first, then id: the deterministic choice among overlapping footprints. The
+    /// areas are measured when asked (only points covered twice or more are sorted by them): an
+    /// array of them was 8 MB at 1M buildings, beside the search's proposals.
     func smallerFirst(_ a: Int, _ b: Int) -> Bool {
-        areas[a] != areas[b] ? areas[a] < areas[b] : a < b  // buildings are in id order
+        let areaA = footprints[a].area, areaB = footprints[b].area
+        return areaA != areaB ? areaA < areaB : a < b  // buildings are in id order
     }
 }
 

@@ -30,7 +30,7 @@ enum OwnershipRule {
         guard !rivals.isEmpty, p.distance > options.ownershipExemptDistance else { return false }
         let q = p.nearestPoint
         let closest = rivals.map { scene.addressPoints[$0].distance(to: q) }.min()!
-        let corner = isCorner(q, of: scene.footprints[p.building])
+        let corner = p.atCorner
         let facing = direction(from: q, to: scene.addressPoints[a])
         // How the rivals in front of the building face it (those inside say nothing about a side).
         let rivalFacings: [(distance: Double, facing: Point2)] = rivals.compactMap { b in

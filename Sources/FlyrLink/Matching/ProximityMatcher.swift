@@ -34,6 +34,10 @@ enum ProximityMatcher {
     struct Proposal: Sendable {
         @Int32Backed var building: Int
         let method: MatchMethod
+        /// The nearest point is a corner of the footprint (`OwnershipRule.isCorner`): set once the
+        /// proposals are final (`markCorners`), while the footprints are at hand, so that the
+        /// decisions read none (a run frees the footprints before them).
+        var atCorner = false
         var distance: Double
         /// A proximity proposal's nearest point; an exact one's covering count, in x.
         private var storedPoint: Point2
@@ -80,19 +84,34 @@ enum ProximityMatcher {
         var confidence: Double { stored }
     }
 
-    /// The links made (in address order) and each address's reason when it has none.
-    /// `previous`: each address's building in the previous snapshot, for sticky links (nil: none).
-    /// `proposals` and `surroundings` as CandidateSearch.proposals gives them (surroundings of the
-    /// addresses with a previous building); the proposals are consumed (sticky links change them in place).
-    static func decide(_ scene: MetricScene, proposals: consuming [Proposal?], surroundings: [Int: AddressSurroundings], accessory: [Bool],
-                       options: LinkOptions, previous: [Int?]? = nil,
-                       pool: WorkerPool = WorkerPool(threads: 1)) -> (links: [Link], unlinked: [UnlinkedReason?]) {
-        var owned = consume proposals  // (held once: its pages are dropped below)
-        if let previous {
-            StickyLinks.apply(&owned, surroundings: surroundings, previous: previous, accessory: accessory, options: options)
+    /// Marks the proximity proposals whose nearest point is a corner of their footprint, on the workers.
+    static func markCorners(_ proposals: inout [Proposal?], footprints: FootprintStore, pool: WorkerPool) {
+        proposals.withUnsafeMutableBufferPointer { buffer in
+            let shared = UncheckedBox(buffer)
+            pool.forEachRange(buffer.count, chunkSize: 16_384) { stretch in
+                for a in stretch {
+                    guard let p = shared.value[a], p.method == .proximity else { continue }
+                    shared.value[a]!.atCorner = OwnershipRule.isCorner(p.nearestPoint, of: footprints[p.building])
+                }
+            }
         }
+    }
 
-        let verdicts = verdicts(owned, scene: scene, options: options, pool: pool)
+    /// The buildings (ascending) that two proposals or more name: the only ones the decisions can
+    /// link twice, so the only possible townhouse rows.
+    static func claimedTwice(_ proposals: [Proposal?], buildingCount: Int) -> [Int32] {
+        var claims = [UInt8](repeating: 0, count: buildingCount)
+        for p in proposals { if let b = p?.building, claims[b] < 2 { claims[b] += 1 } }
+        return claims.indices.compactMap { claims[$0] >= 2 ? Int32($0) : nil }
+    }
+
+    /// The links made (in address order) and each address's reason when it has none. `scene`:
+    /// the addresses' points and house keys (its footprints are not read: see `markCorners`);
+    /// `proposals` as CandidateSearch.proposals gives them (and StickyLinks changes them), consumed.
+    static func decide(_ scene: MetricScene, proposals: consuming [Proposal?], accessory: [Bool], buildingCount: Int,
+                       options: LinkOptions, pool: WorkerPool = WorkerPool(threads: 1)) -> (links: [Link], unlinked: [UnlinkedReason?]) {
+        var owned = consume proposals  // (held once: its pages are dropped below)
+        let verdicts = verdicts(owned, scene: scene, buildingCount: buildingCount, options: options, pool: pool)
         // The links, sized exactly (no doubling slack), from the proposals and their verdicts, in
         // address order on one thread (a few milliseconds): the proposals' pages are handed back
         // a stretch at a time behind it, and the links' are touched only as they are written.
@@ -119,10 +138,10 @@ enum ProximityMatcher {
     /// Each address's verdict, on all workers: it reads the proposals and the scene only. (A
     /// function of its own so that the claimants are gone before the links are made beside the
     /// proposals.)
-    private static func verdicts(_ decided: [Proposal?], scene: MetricScene, options: LinkOptions, pool: WorkerPool) -> [Verdict] {
+    private static func verdicts(_ decided: [Proposal?], scene: MetricScene, buildingCount: Int, options: LinkOptions, pool: WorkerPool) -> [Verdict] {
         // Who claims each building, for the ownership rule: claimant addresses grouped by building,
         // ascending within each.
-        let claimants = IndexGroups(count: decided.count, keyCount: scene.footprints.count) { decided[$0]?.building }
+        let claimants = IndexGroups(count: decided.count, keyCount: buildingCount) { decided[$0]?.building }
         return pool.map(decided.count, chunkSize: 4096) { _, a -> Verdict in
             guard let proposal = decided[a] else { return Verdict(confidence: 0, unlinked: .nothingWithinReach) }
             var rival: Double?

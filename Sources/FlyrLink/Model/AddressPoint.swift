@@ -103,3 +103,16 @@ public struct AddressPoint: Sendable, Hashable {
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 }
+
+extension AddressPoint: ParkableRow {
+    static var fixedWidth: Int { 4 }
+
+    func park(fixed: UnsafeMutableRawPointer, records: inout [UInt8]) {
+        fixed.storeBytes(of: Int32(sourceRow), as: Int32.self)
+        packed.appendRecord(to: &records)
+    }
+
+    init(packedFields: PackedFields, fixed: UnsafeRawPointer) {
+        self.init(packed: packedFields, sourceRow: Int(fixed.loadUnaligned(as: Int32.self)))
+    }
+}

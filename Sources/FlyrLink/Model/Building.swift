@@ -67,3 +67,21 @@ public struct Building: Sendable, Hashable {
         h.combine(sourceRow)
     }
 }
+
+extension Building: ParkableRow {
+    static var fixedWidth: Int { 16 }
+
+    func park(fixed: UnsafeMutableRawPointer, records: inout [UInt8]) {
+        fixed.storeBytes(of: Int32(sourceRow), toByteOffset: 0, as: Int32.self)
+        fixed.storeBytes(of: storedLevels, toByteOffset: 4, as: Int32.self)
+        fixed.storeBytes(of: storedHeight.bitPattern, toByteOffset: 8, as: UInt64.self)
+        packedID.appendRecord(to: &records)
+    }
+
+    init(packedFields: PackedFields, fixed: UnsafeRawPointer) {
+        packedID = packedFields
+        _sourceRow = Int32Backed(wrappedValue: Int(fixed.loadUnaligned(fromByteOffset: 0, as: Int32.self)))
+        storedLevels = fixed.loadUnaligned(fromByteOffset: 4, as: Int32.self)
+        storedHeight = Double(bitPattern: fixed.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    }
+}

@@ -123,16 +123,29 @@ struct PackedFields: Sendable, Hashable {
         }
     }
 
-    /// The record's bytes, in place.
-    private func withRecord<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// The record's bytes appended to `out`, or a 0 byte when there is none (a record starts
+    /// with its value count, never 0): how parked rows keep them (`ParkedRows`).
+    func appendRecord(to out: inout [UInt8]) {
+        withRecord { record in
+            if record.isEmpty { out.append(0) } else { out.append(contentsOf: record) }
+        }
+    }
+
+    /// The record's bytes, in place (empty when it has none).
+    func withRecord<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard let slab else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         return withExtendedLifetime(slab) {
             let b = slab.bytes  // (the slab kept alive while its bytes are read)
-            var at = Int(start)
-            let stored = Self.varint(b, &at)
-            for _ in 0..<stored { at += max(Self.varint(b, &at) - 1, 0) }
-            return body(UnsafeBufferPointer(rebasing: b[Int(start)..<at]))
+            return body(UnsafeBufferPointer(rebasing: b[Int(start)..<(Int(start) + Self.recordLength(b, at: Int(start)))]))
         }
+    }
+
+    /// The length of the record that starts at `start` of `bytes` (records are self-delimiting).
+    static func recordLength(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
+        var at = start
+        let stored = varint(bytes, &at)
+        for _ in 0..<stored { at += max(varint(bytes, &at) - 1, 0) }
+        return at - start
     }
 
     @inline(__always)

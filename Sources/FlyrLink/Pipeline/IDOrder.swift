@@ -35,94 +35,57 @@ enum IDOrder {
         }
     }
 
-    /// Indices `0..<count` in byte order of their ids (`id(i)`), each with its first 16 bytes
-    /// (`key(i)`, made from where the id is kept); equal ids keep their index order. The ids are
-    /// read where they are (at 10M rows an array of them was 160 MB of fresh pages); ids sharing
-    /// their first 16 bytes are read again, whole. The keys are made and sorted on the workers
-    /// (`key` is called from them).
-    static func sorted(count: Int, pool: WorkerPool, key: (Int) -> (UInt64, UInt64), id: (Int) -> String) -> [Keyed] {
-        var keyed = [Keyed](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let out = UncheckedBox(buffer)
-            pool.forEachRange(count, chunkSize: 65_536) { stretch in
-                for i in stretch {
-                    let (hi, lo) = key(i)
-                    out.value.initializeElement(at: i, to: Keyed(hi: hi, lo: lo, index: Int32(i)))
-                }
-            }
-            initialized = count
-        }
+    /// The parked rows' indices in id order, each id once (its first row), the rows `dropping`
+    /// left out; every repeat of an id made a reject. `keyed`: every parked row's key (its
+    /// index the row's), made as the rows were read; consumed.
+    ///
+    /// The keys are sorted while the rows stay parked (at 1M buildings the keys, the sort's
+    /// scratch and the rows were the ingest's peak). Only the rows whose ids share their first
+    /// 16 bytes with another's are unpacked, to order them by all their bytes (the parked order
+    /// on ties); equal ids share those bytes, so the repeats are among them.
+    static func keptOrder<T: Ingest.Identified & ParkableRow>(_ keyed: inout [Keyed], parked: ParkedRows<T>, dropping: [Bool]? = nil, layer: String,
+                                                             rejects: inout [Reject], pool: WorkerPool) -> [Int32] {
+        if let dropping, dropping.contains(true) { keyed.removeAll { dropping[Int($0.index)] } }
         // (The row breaks ties, so the order is total: the same whatever the thread count.)
         ParallelSort.sort(&keyed, pool: pool)
-        // Ids that share their first 16 bytes (or are shorter and padded alike) ordered by all
-        // their bytes, index on ties.
+        var shared: [Range<Int>] = []
         var lower = 0
         while lower < keyed.count {
             var upper = lower + 1
             while upper < keyed.count, keyed[upper].samePrefix(keyed[lower]) { upper += 1 }
-            if upper - lower > 1 {
-                keyed[lower..<upper].sort { a, b in
-                    let x = id(Int(a.index)), y = id(Int(b.index))
-                    if x.utf8.elementsEqual(y.utf8) { return a.index < b.index }
-                    return precedes(x, y)
-                }
-            }
+            if upper - lower > 1 { shared.append(lower..<upper) }
             lower = upper
         }
-        return keyed
-    }
-
-    /// `items` (in source row order) put in id order, with every repeat of an id made a reject
-    /// (the row that comes first in the source keeps it). Rows are moved, never copied (a million
-    /// rows copied are a million retains and releases of their strings), and gathered into a new
-    /// array in id order: each read is independent of the last, so the processor overlaps the
-    /// cache misses. Walking the permutation's cycles in place made every row wait for the one
-    /// before it; at 10M rows that walk was half the ingest stage.
-    /// Returns where each row now in `items` was before (a store of the rows' footprints follows them).
-    @discardableResult
-    static func sortUnique<T: Ingest.Identified>(_ items: inout [T], layer: String, rejects: inout [Reject],
-                                                 pool: WorkerPool = WorkerPool(threads: 1)) -> [Int32] {
-        let kept = keptOrder(items, layer: layer, rejects: &rejects, pool: pool)
-        // Each stretch of the order gathered by a worker into its own part of the new array.
-        let ordered = items.withUnsafeMutableBufferPointer { rows in
-            [T](unsafeUninitializedCapacity: kept.count) { out, initialized in
-                // (The rows in id order are read by index in every later stage.)
-                if let base = out.baseAddress { HugePages.advise(UnsafeMutableRawPointer(base), bytes: out.count * MemoryLayout<T>.stride) }
-                let (source, target) = (UncheckedBox(rows), UncheckedBox(out))
-                pool.forEachRange(kept.count, chunkSize: 65_536) { stretch in
-                    for n in stretch {
-                        let row = source.value.baseAddress! + Int(kept[n])
-                        target.value.initializeElement(at: n, to: row.move())
-                        row.initialize(to: T.vacant)  // the old array still owns the slot
-                    }
+        var order = keyed.map(\.index)
+        keyed = []
+        guard !shared.isEmpty else { return order }
+        let tied = shared.flatMap { order[$0].map(Int.init) }
+        var rowOf: [Int32: T] = [:]
+        for (i, row) in zip(tied, parked.rows(at: tied, pool: pool)) { rowOf[Int32(i)] = row }
+        func id<R>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { rowOf[i]!.withIDUTF8(body) }
+        var repeats = Set<Int>()
+        for range in shared {
+            order[range].sort { a, b in id(a) { x in id(b) { y in x.elementsEqual(y) ? a < b : x.lexicographicallyPrecedes(y) } } }
+            // In id order, a repeat is an id equal to the one before it (ties keep the parked order).
+            var first = order[range.lowerBound]
+            for k in range.dropFirst() {
+                let i = order[k]
+                if id(order[k - 1], { x in id(i) { x.elementsEqual($0) } }) {
+                    rejects.append(Reject(layer: layer, sourceRow: rowOf[i]!.sourceRow, id: rowOf[i]!.id,
+                                          reason: "duplicate id (first at row \(rowOf[first]!.sourceRow))"))
+                    repeats.insert(k)
+                } else {
+                    first = i
                 }
-                initialized = kept.count
             }
         }
-        items = ordered
-        return kept
+        if !repeats.isEmpty { order = order.indices.compactMap { repeats.contains($0) ? nil : order[$0] } }
+        return order
     }
 
-    /// The rows' indices in id order, each id once (its first row); the repeats made rejects. A
-    /// function of its own so that the sort's keys (24 bytes a row) are gone before the rows are
-    /// gathered beside their old array.
-    private static func keptOrder<T: Ingest.Identified>(_ items: [T], layer: String, rejects: inout [Reject],
-                                                        pool: WorkerPool) -> [Int32] {
-        // (Through the protocol, not key paths: a key path per row is a runtime call.)
-        func row(_ item: T) -> Int { item.sourceRow }
-        let keyed = sorted(count: items.count, pool: pool, key: { items[$0].withIDUTF8(IDOrder.key(utf8:)) }, id: { items[$0].id })
-        // In id order, a repeat is an id equal to the one before it (ties keep source order).
-        var kept: [Int32] = []
-        kept.reserveCapacity(keyed.count)
-        var first = 0
-        for k in keyed.indices {
-            let i = Int(keyed[k].index)
-            if k > 0, keyed[k - 1].samePrefix(keyed[k]), items[Int(keyed[k - 1].index)].id.utf8.elementsEqual(items[i].id.utf8) {
-                rejects.append(Reject(layer: layer, sourceRow: row(items[i]), id: items[i].id, reason: "duplicate id (first at row \(row(items[first])))"))
-                continue
-            }
-            first = i
-            kept.append(keyed[k].index)
-        }
-        return kept
+    /// A row's key, from its id.
+    static func keyed<T: Ingest.Identified>(_ row: T, index: Int) -> Keyed {
+        let (hi, lo) = row.withIDUTF8(IDOrder.key(utf8:))
+        return Keyed(hi: hi, lo: lo, index: Int32(index))
     }
 }

@@ -3,8 +3,9 @@ import Foundation
 /// Turns source tables into accepted addresses and buildings in EPSG:4326, writing a reject for
 /// every row that cannot be used. Judges geometry type, emptiness, CRS range and ids.
 struct Ingest {
-    struct Result<T> {
-        var items: [T]
+    struct Result<T: ParkableRow> {
+        /// The accepted rows in id order, parked until the stages that read them (`ParkedRows`).
+        var rows: ParkedRows<T>
         var rejects: [Reject]
         /// The CRS used for the source, and whether it was assumed (the source had none).
         var crs: String
@@ -80,10 +81,18 @@ struct Ingest {
     // MARK: addresses
 
     /// Addresses taken batch by batch as the reader produces them; each point stays in the
-    /// source's CRS until `finish`.
+    /// source's CRS until `finish`. The rows are parked as they come (`ParkedRows`): at 1M
+    /// buildings they were a fifth of the read's peak, and the buildings are put in id order
+    /// (the ingest's peak) before the addresses are unparked for theirs. The reader that gets
+    /// them is the lighter of the two (points, not footprints), so the time is mostly hidden.
     final class AddressIntake {
         private let layer = "addresses"
-        private var items: [AddressPoint] = []
+        private let parked = ParkedRows<AddressPoint>.Builder()
+        /// Every row's id order key, made as it is read (`IDOrder.keptOrder` sorts them while
+        /// the rows stay parked).
+        private var keys: [IDOrder.Keyed] = []
+        /// What `sortIDs` leaves for `finish`.
+        private var sorted: (rows: ParkedRows<AddressPoint>, order: [Int32], crs: String, assumed: Bool, generated: Int)?
         /// Row k's point (in the source's CRS until `finish`).
         private var locations: [Point2] = []
         private var rejects: [Reject] = []
@@ -103,10 +112,9 @@ struct Ingest {
 
         /// About `n` rows in all: room made once, on huge pages (the id ordering reads them in random order).
         func expect(_ n: Int) {
-            items.reserveCapacity(n)
-            HugePages.advise(&items)
             locations.reserveCapacity(n)
             HugePages.advise(&locations)
+            keys.reserveCapacity(n)
         }
 
         func consume(_ batch: inout [SourceTable.Record]) {
@@ -128,7 +136,7 @@ struct Ingest {
                 var values: [String?] = []
                 swap(&values, &batch[r].values)
                 // (A content id is made from every value, whichever the run keeps.)
-                if rawID.map(trimmed)?.isEmpty ?? true { unnamed.append((items.count + batchRows.count, Array(values.dropFirst()))) }
+                if rawID.map(trimmed)?.isEmpty ?? true { unnamed.append((keys.count + batchRows.count, Array(values.dropFirst()))) }
                 // The id and the kept values, trimmed; an empty one is none (an id made later).
                 for k in values.indices {
                     if let kept, !kept[k] { values[k] = nil; continue }
@@ -141,14 +149,19 @@ struct Ingest {
             }
             let slab = fields.finish()
             for row in batchRows {
-                items.append(AddressPoint(packed: PackedFields(slab, at: row.fields), sourceRow: row.row))
+                let address = AddressPoint(packed: PackedFields(slab, at: row.fields), sourceRow: row.row)
+                keys.append(IDOrder.keyed(address, index: keys.count))
+                parked.append(address)
                 locations.append(row.location)
             }
         }
 
         /// Brings the points to lon/lat, rejects those outside the CRS's range, names the rows
-        /// without ids and orders everything by id.
-        func finish(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<AddressPoint> {
+        /// without ids and puts them in id order; `finish` then puts the points in that order.
+        /// (Two steps: a run sorts both layers' ids before it moves either's geometry, so that
+        /// no layer's keys are held beside the footprints' reordering.)
+        func sortIDs(_ table: SourceTable, pool: WorkerPool) throws(InputError) {
+            let rows = parked.finish()
             let (crs, assumed) = try usableCRS(for: table, sample: Array(locations.prefix(1000)))
             // Points already in lon/lat keep their exact input values, where they are; the others
             // are projected, their source coordinates kept for the rejects' text.
@@ -157,22 +170,28 @@ struct Ingest {
                 source = locations
                 (locations, _, _) = try toLonLat(source, table: table, pool: pool)
             }
-            var outside = [Bool](repeating: false, count: items.count)
-            for k in items.indices where !inRange(locations[k]) {
-                outside[k] = true
-                let p = source.isEmpty ? locations[k] : source[k]
-                rejects.append(Reject(layer: layer, sourceRow: items[k].sourceRow, id: items[k].id.isEmpty ? nil : items[k].id,
-                                      reason: "coordinates (\(p.x), \(p.y)) outside the valid range of its CRS"))
-            }
+            let outside = locations.map { !inRange($0) }
             var ids = IDRegistry(layer: layer)
-            for (k, content) in unnamed where !outside[k] {
-                items[k].id = ids.generate(content: content, at: [locations[k]])
+            let named = Ingest.named(rows, keys: &keys, outside: outside, unnamed: unnamed.map(\.item), pool: pool) { items in
+                for k in items.indices where outside[k] {
+                    let p = source.isEmpty ? locations[k] : source[k]
+                    rejects.append(Reject(layer: layer, sourceRow: items[k].sourceRow, id: items[k].id.isEmpty ? nil : items[k].id,
+                                          reason: "coordinates (\(p.x), \(p.y)) outside the valid range of its CRS"))
+                }
+                for (k, content) in unnamed where !outside[k] {
+                    items[k].id = ids.generate(content: content, at: [locations[k]])
+                }
             }
-            var accepted: [AddressPoint] = [], points: [Point2] = []
-            swap(&accepted, &items)
+            let order = IDOrder.keptOrder(&keys, parked: named, dropping: outside, layer: layer, rejects: &rejects, pool: pool)
+            sorted = (named, order, crs, assumed, ids.generated)
+        }
+
+        func finish(pool: WorkerPool) -> Result<AddressPoint> {
+            let (rows, order, crs, assumed, generated) = sorted!
+            sorted = nil
+            var points: [Point2] = []
             swap(&points, &locations)
-            return Ingest.ordered(&accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated,
-                                  points: points, pool: pool)
+            return Ingest.ordered(rows, order: order, rejects: rejects, crs: crs, assumed: assumed, generated: generated, points: points, pool: pool)
         }
     }
 
@@ -190,10 +209,16 @@ struct Ingest {
     // MARK: buildings
 
     /// Buildings taken batch by batch as the reader produces them, footprints in the source's CRS
-    /// until `finish`, in a store beside the rows (row k's footprint is the store's k-th).
+    /// until `finish`, in a store beside the rows (row k's footprint is the store's k-th). The
+    /// rows are parked as they come, as the addresses' are.
     final class BuildingIntake {
         private let layer = "buildings"
-        private var items: [Building] = []
+        private let parked = ParkedRows<Building>.Builder()
+        /// (As the addresses'.)
+        private var keys: [IDOrder.Keyed] = []
+
+        /// About `n` rows in all: room for their keys made once.
+        func expect(_ n: Int) { keys.reserveCapacity(n) }
         private let footprints = FootprintStore.Builder()
         private var rejects: [Reject] = []
         /// Rows without an id of their own.
@@ -201,12 +226,6 @@ struct Ingest {
         /// A batch's ids, made into one slab that its rows share; the rows wait for it.
         private var ids = PackedFields.Builder()
         private var batchRows: [(id: UInt32?, height: Double?, levels: Int?, row: Int)] = []
-
-        /// About `n` rows in all: room made once, on huge pages (the id ordering reads them in random order).
-        func expect(_ n: Int) {
-            items.reserveCapacity(n)
-            HugePages.advise(&items)
-        }
 
         func consume(_ batch: inout [SourceTable.Record]) {
             batchRows.removeAll(keepingCapacity: true)
@@ -233,7 +252,7 @@ struct Ingest {
                         usable = Footprint(polygons: polygons)
                     }
                     let id = rawID.map(trimmed) ?? ""
-                    if id.isEmpty { unnamed.append(items.count + batchRows.count) }
+                    if id.isEmpty { unnamed.append(keys.count + batchRows.count) }
                     batchRows.append((ids.append([id.isEmpty ? nil : id]), values[1].flatMap(parseNumber),
                                       values[2].flatMap(parseNumber).flatMap { Int(exactly: $0.rounded()) }, ordinal))
                     footprints.append(usable)
@@ -247,7 +266,9 @@ struct Ingest {
             }
             let slab = ids.finish()
             for row in batchRows {
-                items.append(Building(packedID: PackedFields(slab, at: row.id), height: row.height, levels: row.levels, sourceRow: row.row))
+                let building = Building(packedID: PackedFields(slab, at: row.id), height: row.height, levels: row.levels, sourceRow: row.row)
+                keys.append(IDOrder.keyed(building, index: keys.count))
+                parked.append(building)
             }
         }
 
@@ -259,40 +280,47 @@ struct Ingest {
             let (crs, assumed) = try usableCRS(for: table, sample: sample)
             if !CRSInfo.isWGS84(crs) { try toLonLat(footprints, table: table, crs: crs, pool: pool) }
             let outside = pool.map(footprints.count, chunkSize: 16_384) { _, k in !footprints[k].points.allSatisfy(inRange) }
-            for k in items.indices where outside[k] {
-                rejects.append(Reject(layer: layer, sourceRow: items[k].sourceRow, id: items[k].id.isEmpty ? nil : items[k].id,
-                                      reason: "coordinates outside the valid range of its CRS"))
-            }
             var ids = IDRegistry(layer: layer)
-            for k in unnamed where !outside[k] {
-                items[k].id = ids.generate(content: [], at: footprints.footprint(k).polygons.flatMap(\.shell))
+            let rows = Ingest.named(parked.finish(), keys: &keys, outside: outside, unnamed: unnamed, pool: pool) { items in
+                for k in items.indices where outside[k] {
+                    rejects.append(Reject(layer: layer, sourceRow: items[k].sourceRow, id: items[k].id.isEmpty ? nil : items[k].id,
+                                          reason: "coordinates outside the valid range of its CRS"))
+                }
+                for k in unnamed where !outside[k] {
+                    items[k].id = ids.generate(content: [], at: footprints.footprint(k).polygons.flatMap(\.shell))
+                }
             }
-            var accepted: [Building] = []
-            swap(&accepted, &items)
-            return Ingest.ordered(&accepted, dropping: outside, layer: layer, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated,
+            let order = IDOrder.keptOrder(&keys, parked: rows, dropping: outside, layer: layer, rejects: &rejects, pool: pool)
+            return Ingest.ordered(rows, order: order, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated,
                                   footprints: footprints, pool: pool)
         }
     }
 
-    /// The accepted rows without those outside their CRS's range, in id order (repeated ids made
-    /// rejects): outputs follow ids, not the source's row order (which a spatially indexed
-    /// FlatGeobuf or a database query changes), so the same data gives the same bytes from any format.
-    /// `footprints`: the rows' footprints in the rows' order as read; put in their new order.
-    static func ordered<T: Identified>(_ items: inout [T], dropping outside: [Bool], layer: String, rejects: [Reject],
-                                       crs: String, assumed: Bool, generated: Int, footprints: FootprintStore? = nil,
-                                       points: [Point2]? = nil, pool: WorkerPool) -> Result<T> {
-        var rejects = rejects
-        var inside: [Int32]?
-        if outside.contains(true) {
-            inside = outside.indices.compactMap { outside[$0] ? nil : Int32($0) }
-            items = zip(items, outside).filter { !$0.1 }.map(\.0)
-        }
-        let order = IDOrder.sortUnique(&items, layer: layer, rejects: &rejects, pool: pool)
-        rejects.sort { $0.sourceRow < $1.sourceRow }
-        let sourceOrder = inside.map { inside in order.map { inside[Int($0)] } } ?? order
-        let reordered = footprints.map { store in FootprintStore(store, order: sourceOrder, pool: pool, consumingSource: true) }
-        let orderedPoints = points.map { points in pool.map(sourceOrder.count, chunkSize: 65_536) { _, k in points[Int(sourceOrder[k])] } }
-        return Result(items: items, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated, footprints: reordered,
+    /// The parked rows, with `fix` (rejects naming the rows `outside`, ids given to the rows
+    /// `unnamed`) done on them when there is something to do: unparked for it and parked again,
+    /// their keys made anew.
+    static func named<T: Identified & ParkableRow>(_ rows: ParkedRows<T>, keys: inout [IDOrder.Keyed], outside: [Bool], unnamed: [Int],
+                                                   pool: WorkerPool, _ fix: (inout [T]) -> Void) -> ParkedRows<T> {
+        guard outside.contains(true) || !unnamed.isEmpty else { return rows }
+        var items = rows.restore(pool: pool)
+        fix(&items)
+        keys = items.indices.map { IDOrder.keyed(items[$0], index: $0) }
+        return ParkedRows(items, pool: pool)
+    }
+
+    /// The rows put in `order` (parked indices in id order, `IDOrder.keptOrder`), and the
+    /// footprints or points with them: outputs follow ids, not the source's row order (which a
+    /// spatially indexed FlatGeobuf or a database query changes), so the same data gives the same
+    /// bytes from any format. The rows stay parked (read back in this order).
+    /// `footprints`, `points`: the rows' in the order read; put in the new order.
+    static func ordered<T: Identified & ParkableRow>(_ parked: ParkedRows<T>, order: [Int32], rejects: [Reject], crs: String, assumed: Bool,
+                                                     generated: Int, footprints: FootprintStore? = nil, points: [Point2]? = nil,
+                                                     pool: WorkerPool) -> Result<T> {
+        parked.arrange(order)
+        let rejects = rejects.sorted { $0.sourceRow < $1.sourceRow }
+        let reordered = footprints.map { store in FootprintStore(store, order: order, pool: pool, consumingSource: true) }
+        let orderedPoints = points.map { points in pool.map(order.count, chunkSize: 65_536) { _, k in points[Int(order[k])] } }
+        return Result(rows: parked, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated, footprints: reordered,
                       points: orderedPoints)
     }
 
@@ -302,8 +330,6 @@ struct Ingest {
         /// The id's UTF-8 bytes where they are kept (no String made).
         func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R
         var sourceRow: Int { get }
-        /// A row that holds nothing (no allocation): what a slot keeps once its row is moved out.
-        static var vacant: Self { get }
     }
 
     /// Why a row without a usable geometry has none.
@@ -312,7 +338,7 @@ struct Ingest {
     }
 
     /// Ids for rows without one of their own: content UUIDv5s. Duplicates are found afterwards,
-    /// once the rows are in id order (IDOrder.sortUnique).
+    /// once the rows are in id order (IDOrder.keptOrder).
     struct IDRegistry {
         let layer: String
         private var contentCounts: [String: Int] = [:]
@@ -398,12 +424,6 @@ struct Ingest {
     }
 }
 
-extension Building: Ingest.Identified {
-    static var vacant: Building { vacantRow }
-    private static let vacantRow = Building(id: "", height: nil, levels: nil, sourceRow: 0)
-}
+extension Building: Ingest.Identified {}
 
-extension AddressPoint: Ingest.Identified {
-    static var vacant: AddressPoint { vacantRow }
-    private static let vacantRow = AddressPoint(id: "", values: [], sourceRow: 0)
-}
+extension AddressPoint: Ingest.Identified {}

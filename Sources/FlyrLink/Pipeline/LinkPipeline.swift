@@ -43,7 +43,8 @@ public struct LinkPipeline {
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
 
-        // read and ingest; of the source tables only their summaries stay.
+        // read and ingest; of the source tables only their summaries stay. The rows come out parked
+        // (`ParkedRows`): the stages up to the split read only the footprints, points and house keys.
         var (buildingsIn, addressesIn, territory, buildingSource, addressSource) = try readAndIngest(clock, pool)
         // The report's input fingerprints, hashed on a spare thread while the stages run: the files
         // were just read (their pages are cached), and the stages leave a core idle now and then.
@@ -62,13 +63,14 @@ public struct LinkPipeline {
         var repairedCount = 0
         var outsideBuildings = 0
         var outsideAddresses = 0
-        let (buildings, buildingFootprints, footprints, addresses, addressLocations, points) = stage(.ingest, clock, "metric frame") {
+        let (buildingRows, buildingFootprints, footprints, addressRows, addressLocations, points) = stage(.ingest, clock, "metric frame") {
             // The footprints in the frame: a copy when something writes them in lon/lat, else the
             // lon/lat store itself, moved in place.
             var metric = frame.project(lonLat, inPlace: !writesRecords, pool: pool)
             if !writesRecords { lonLat = FootprintStore([]) }
             var keep = [Bool](repeating: true, count: metric.count)
             var repaired: [Int: Footprint] = [:], repairedLonLat: [Int: Footprint] = [:]
+            var unusable: [(building: Int, reason: String)] = []
             for (i, outcome) in FootprintRepair.run(metric, pool: pool) {
                 switch outcome {
                 case .valid: break
@@ -78,7 +80,7 @@ public struct LinkPipeline {
                     repairedCount += 1
                 case .unusable(let reason):
                     keep[i] = false
-                    buildingRejects.append(Reject(layer: "buildings", sourceRow: buildingsIn.items[i].sourceRow, id: buildingsIn.items[i].id, reason: reason))
+                    unusable.append((i, reason))
                 }
             }
             // (The territory is tested against the repaired footprints.)
@@ -94,18 +96,22 @@ public struct LinkPipeline {
                 let addressIn = inside.covering(addressPoints, pool: pool)
                 for i in keepAddress.indices where !addressIn[i] { keepAddress[i] = false; outsideAddresses += 1 }
             }
-            var buildings = buildingsIn.items
+            // (Of the parked rows, only those named in a reject are unpacked.)
+            let buildings = buildingsIn.rows
             if keep.contains(false) {
-                buildings = zip(buildings, keep).filter(\.1).map(\.0)
+                for ((_, reason), row) in zip(unusable, buildings.rows(at: unusable.map(\.building), pool: pool)) {
+                    buildingRejects.append(Reject(layer: "buildings", sourceRow: row.sourceRow, id: row.id, reason: reason))
+                }
+                buildings.keep(keep)
                 let kept = keep.indices.compactMap { keep[$0] ? Int32($0) : nil }
                 metric = FootprintStore(metric, order: kept, pool: pool)
                 if writesRecords { lonLat = FootprintStore(lonLat, order: kept, replacing: repairedLonLat, pool: pool) }
             } else if !repairedLonLat.isEmpty {
                 lonLat = FootprintStore(lonLat, order: nil, replacing: repairedLonLat, pool: pool)
             }
-            var addresses = addressesIn.items
+            let addresses = addressesIn.rows
             if keepAddress.contains(false) {
-                addresses = zip(addresses, keepAddress).filter(\.1).map(\.0)
+                addresses.keep(keepAddress)
                 addressPoints = zip(addressPoints, keepAddress).filter(\.1).map(\.0)
                 if writesRecords { addressLonLat = zip(addressLonLat, keepAddress).filter(\.1).map(\.0) }
             }
@@ -123,38 +129,62 @@ public struct LinkPipeline {
             return ((scene, index, accessory), "\(footprints.count) footprints, \(accessory.filter { $0 }.count) accessory")
         }
         var footprintIndex: FootprintIndex? = consume index  // dropped once the candidate search is done
-        // The footprints and points are the scene's from here on (freed with it, after the split's plans).
+        // The footprints and points are the scene's from here on (freed with it, after the search).
         _ = consume footprints
         _ = consume points
+        // Handed over, not copied: a reference left here would free it at the end of `run`. The
+        // parked rows likewise, freed once unparked.
+        var liveScene: MetricScene? = consume scene
+        let buildingCount = buildingRows.count
+        var parkedAddresses: ParkedRows<AddressPoint>? = consume addressRows
+        var parkedBuildings: ParkedRows<Building>? = consume buildingRows
 
         // match
         // The decisions are kept only as links and reasons (a verdict per address, not a link:
-        // at 10M addresses the difference is most of a gigabyte).
+        // at 10M addresses the difference is most of a gigabyte). Once the proposals are final
+        // and their corners marked, the decisions and the split read the footprints of the
+        // possible rows only (buildings claimed twice or more): the scene is cut down to those,
+        // and the whole one freed (off this thread), before the addresses are unparked for the
+        // house keys (and, after the decisions, the split).
+        var rowScene: MetricScene?
+        var addresses: [AddressPoint] = []
         var (links, unlinked) = stage(.match, clock, items: { $0.1.count }) {
             let previous = options.previousLinks.isEmpty ? nil
-                : StickyLinks.previousIndices(addressIDs: addresses.map(\.id), buildingIDs: buildings.map(\.id), links: options.previousLinks)
-            let (proposals, surroundings) = CandidateSearch.proposals(scene, index: footprintIndex!, options: options.link, accessory: accessory,
+                : StickyLinks.previousIndices(addressIDs: parkedAddresses!.map(pool: pool) { $1.id },
+                                              buildingIDs: parkedBuildings!.map(pool: pool) { $1.id }, links: options.previousLinks)
+            var (proposals, surroundings) = CandidateSearch.proposals(liveScene!, index: footprintIndex!, options: options.link, accessory: accessory,
                                                                      pool: pool, keep: previous.map { $0.map { $0 != nil } })
             footprintIndex = nil  // the searches are done: the decisions and the split need room, not the grid
-            scene.searchDone(addressKeys: HouseNumber.keys(addresses, pool: pool))
-            let (links, unlinked) = ProximityMatcher.decide(scene, proposals: consume proposals, surroundings: surroundings, accessory: accessory,
-                                                            options: options.link, previous: previous, pool: pool)
+            if let previous {
+                StickyLinks.apply(&proposals, surroundings: surroundings, previous: previous, accessory: accessory, options: options.link)
+            }
+            ProximityMatcher.markCorners(&proposals, footprints: liveScene!.footprints, pool: pool)
+            rowScene = liveScene!.restricted(to: ProximityMatcher.claimedTwice(proposals, buildingCount: buildingCount), pool: pool)
+            BackgroundRelease.dropAndTrim(liveScene.take())
+            addresses = parkedAddresses.take()!.restore(pool: pool)
+            rowScene!.searchDone(addressKeys: HouseNumber.keys(addresses, pool: pool))
+            let (links, unlinked) = ProximityMatcher.decide(rowScene!, proposals: consume proposals, accessory: accessory,
+                                                            buildingCount: buildingCount, options: options.link, pool: pool)
             return ((links, unlinked), "\(links.count) of \(unlinked.count) linked")
         }
 
-        // split: townhouse rows into unit slices. The metric scene's last use is the rows' plans: it
-        // is freed (off this thread) before the units are made and the links assembled. Handed over,
-        // not copied: a reference left here would free it at the end of `run`.
-        var liveScene: MetricScene? = consume scene
+        // split: townhouse rows into unit slices, on the scene of the possible rows. The scene is
+        // freed (off this thread) before the buildings are unparked, the units made and the links
+        // assembled.
+        var buildings: [Building] = []
         let units: [UnitSlice] = stage(.split, clock) {
+            var plans: [TownhouseSplitter.Plan?] = []
+            if options.units == .split {
+                let candidates = TownhouseSplitter.Candidates(links: links, scene: rowScene!, buildingCount: buildingCount, pool: pool)
+                plans = TownhouseSplitter.plans(scene: rowScene!, candidates: candidates, addresses: addresses, frame: frame, pool: pool,
+                                                slicesInLonLat: writesRecords)
+            }
+            BackgroundRelease.dropAndTrim(rowScene.take())
+            buildings = parkedBuildings.take()!.restore(pool: pool)
             guard options.units == .split else { return ([], "off") }
-            let plans = TownhouseSplitter.plans(scene: liveScene!, links: links, addresses: addresses, buildings: buildings, frame: frame,
-                                                pool: pool, slicesInLonLat: writesRecords)
-            BackgroundRelease.dropAndTrim(liveScene.take())
             let slices = TownhouseSplitter.units(plans, links: &links, addresses: addresses, buildings: buildings, pool: pool)
             return (slices, "\(slices.count) unit slices")
         }
-        if liveScene != nil { BackgroundRelease.dropAndTrim(liveScene.take()) }  // (units off: not freed above)
 
         var result: LinkRun = stage(.assemble, clock, items: { $0.links.count }) {
             let campaign = options.resolvedCampaignID
@@ -216,12 +246,14 @@ public struct LinkPipeline {
             return ((tables.0, tables.1, territory), "\(tables.0.recordCount) buildings, \(tables.1.recordCount) addresses")
         }
         // ingest: bring the accepted rows to lon/lat, name and order them.
-        let (b, a) = try stage(.ingest, clock, items: { $0.0.items.count + $0.1.items.count }) {
+        let (b, a) = try stage(.ingest, clock, items: { $0.0.rows.count + $0.1.rows.count }) {
             // One layer after the other, each on all the workers: side by side, both layers' rows
             // were held twice at once while they were put in id order (at 1M buildings, 150 MB).
+            // The addresses' ids sorted first: their keys are gone before the footprints are reordered.
+            try addressIntake.sortIDs(addressTable, pool: pool)
             let b = try buildingIntake.finish(buildingTable, pool: pool)
-            let a = try addressIntake.finish(addressTable, pool: pool)
-            return ((b, a), "\(b.items.count) buildings, \(a.items.count) addresses accepted")
+            let a = addressIntake.finish(pool: pool)
+            return ((b, a), "\(b.rows.count) buildings, \(a.rows.count) addresses accepted")
         }
         return (b, a, territory, SourceSummary(buildingTable), SourceSummary(addressTable))
     }

@@ -37,7 +37,7 @@ enum RowDetector {
     /// The narrowest unit a row may have, in metres.
     static let minUnitWidth = 3.0
 
-    static func rowOrder(of members: [Int], building b: Int, scene: MetricScene, addresses: [AddressPoint], context: GEOSContext) -> RowOrder? {
+    static func rowOrder(of members: [Int], footprint b: Int, scene: MetricScene, addresses: [AddressPoint], context: GEOSContext) -> RowOrder? {
         let n = members.count
         guard n >= 2, n <= maxUnits else { return nil }
         // Several distinct house numbers on one street; repeats mean units of one entrance (an apartment block).

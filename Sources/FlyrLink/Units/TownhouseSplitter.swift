@@ -51,29 +51,40 @@ enum TownhouseSplitter {
         return units
     }
 
-    /// The plan of every row among the buildings with two links or more (nil for the others). A
-    /// function of its own so that the links' grouping is gone before the units are made.
-    static func plans(scene: MetricScene, links: [Link], addresses: [AddressPoint], buildings: [Building],
-                              frame: LocalMetricFrame, pool: WorkerPool, slicesInLonLat: Bool) -> [Plan?] {
-        // Links grouped by building (link indices ascending within each); the buildings with two
-        // links or more are the candidates.
-        let byBuilding = IndexGroups(count: links.count, keyCount: buildings.count) { links[$0].buildingIndex }
-        let candidates = (0..<byBuilding.groupCount).compactMap { byBuilding.size(of: $0) >= 2 ? Int32($0) : nil }
-        let addressOfLink = pool.map(links.count, chunkSize: 65_536) { _, i in Int32(links[i].addressIndex) }
-        return pool.map(candidates.count, chunkSize: 256) { context, k -> Plan? in
-            let b = Int(candidates[k])
-            let members = byBuilding[b].map { Int(addressOfLink[Int($0)]) }
-            guard let order = RowDetector.rowOrder(of: members, building: b, scene: scene, addresses: addresses, context: context),
-                  sliceAreas(building: b, order: order, scene: scene).allSatisfy({ $0 > scene.areas[b] * minimumSliceShare })
+    /// The links of each footprint of a restricted scene (`MetricScene.restricted(to:)`), which
+    /// holds every building with two links or more: the only buildings a row can be.
+    struct Candidates {
+        /// Links grouped by building (link indices ascending within each).
+        private let byBuilding: IndexGroups
+        private let addressOfLink: [Int32]
+        private let buildings: [Int32]
+
+        init(links: [Link], scene: MetricScene, buildingCount: Int, pool: WorkerPool) {
+            byBuilding = IndexGroups(count: links.count, keyCount: buildingCount) { links[$0].buildingIndex }
+            addressOfLink = pool.map(links.count, chunkSize: 65_536) { _, i in Int32(links[i].addressIndex) }
+            buildings = scene.buildings
+        }
+
+        /// Footprint `k`'s linked addresses.
+        func members(_ k: Int) -> [Int] { byBuilding[Int(buildings[k])].map { Int(addressOfLink[Int($0)]) } }
+    }
+
+    /// The plan of every footprint of `scene`, a restricted scene (nil for those that are no row).
+    static func plans(scene: MetricScene, candidates: Candidates, addresses: [AddressPoint],
+                      frame: LocalMetricFrame, pool: WorkerPool, slicesInLonLat: Bool) -> [Plan?] {
+        pool.map(scene.buildings.count, chunkSize: 256) { context, k -> Plan? in
+            let members = candidates.members(k)
+            guard let order = RowDetector.rowOrder(of: members, footprint: k, scene: scene, addresses: addresses, context: context),
+                  sliceAreas(footprint: k, order: order, scene: scene).allSatisfy({ $0 > scene.footprints[k].area * minimumSliceShare })
             else { return nil }
             // The slices themselves only when something writes them (the plan otherwise keeps the order).
             var lonLat: [Footprint] = []
             if slicesInLonLat {
                 let tm = frame.transverseMercator
-                guard let slices = try? cut(building: b, order: order, scene: scene, context: context, to: tm.inverse) else { return nil }
+                guard let slices = try? cut(footprint: k, order: order, scene: scene, context: context, to: tm.inverse) else { return nil }
                 lonLat = slices
             }
-            return Plan(building: b, addresses: order.addresses.map(Int32.init), slices: lonLat)
+            return Plan(building: Int(scene.buildings[k]), addresses: order.addresses.map(Int32.init), slices: lonLat)
         }
     }
 
@@ -91,7 +102,7 @@ enum TownhouseSplitter {
     /// to each stretch (Sutherland–Hodgman against the two cut lines: exact for any simple ring, the
     /// edges it adds along a cut enclosing no area), holes subtracted from their shell. Decides
     /// whether the row is split, in every output mode alike.
-    static func sliceAreas(building b: Int, order: RowDetector.RowOrder, scene: MetricScene) -> [Double] {
+    static func sliceAreas(footprint b: Int, order: RowDetector.RowOrder, scene: MetricScene) -> [Double] {
         let footprint = scene.footprints[b]
         let spans = stretches(order)
         var areas = [Double](repeating: 0, count: spans.count)
@@ -135,7 +146,7 @@ enum TownhouseSplitter {
     /// row's own frame (along, across the axis), where every strip is an axis-aligned rectangle that
     /// GEOS clips directly (ClipByRect, far cheaper than a general overlay), and each slice is
     /// turned back, and then by `transform` (into lon/lat), in place: one pass over its points.
-    static func cut(building b: Int, order: RowDetector.RowOrder, scene: MetricScene, context: GEOSContext,
+    static func cut(footprint b: Int, order: RowDetector.RowOrder, scene: MetricScene, context: GEOSContext,
                     to transform: (Point2) -> Point2 = { $0 }) throws(GEOSError) -> [Footprint] {
         var inRowFrame = scene.footprints.footprint(b)
         inRowFrame.movePoints(order.rowCoordinates)

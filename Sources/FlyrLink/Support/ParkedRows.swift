@@ -1,0 +1,204 @@
+internal import CZstd
+
+/// A row that can be parked: its packed record (`PackedFields`) and a few fixed-width values.
+protocol ParkableRow {
+    /// Bytes of the fixed-width part.
+    static var fixedWidth: Int { get }
+    /// The fixed-width part written at `fixed` (not aligned), the record's bytes appended to
+    /// `records` (a 0 byte when it has none). Reads the row in place (no reference counted).
+    func park(fixed: UnsafeMutableRawPointer, records: inout [UInt8])
+    /// The row again, from its record and its fixed-width part (not aligned).
+    init(packedFields: PackedFields, fixed: UnsafeRawPointer)
+}
+
+/// A layer's rows, compressed in memory from the moment they are read until the stages that read
+/// them: the split and the writers (and, a chunk at a time, the id ordering's ties and the house
+/// keys). The geometry stages between (the frame, the index, the search, the decisions) read only
+/// what they were given apart: footprints, points, house keys. Held as they are, the rows with
+/// their ids and fields were 90 MB at 1M buildings, a third of those stages' peak; parked, a
+/// tenth of that.
+///
+/// Parked in the order read, in chunks of `chunkRows` rows, each compressed with zstd (level 1:
+/// the rows are ids and names much like their neighbours'); read back in `order` (the id
+/// order, once the ingest has made it), without ever holding them in both orders. A chunk is
+/// the rows' fixed-width parts, then their records one after the other (a 0 byte for a row
+/// without one: a record starts with its value count, never 0).
+final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
+    /// How many rows were parked.
+    let parkedCount: Int
+    private let chunks: [Chunk]
+    /// The parked row at each position the rows are read back at (nil: all, as parked).
+    private(set) var order: [Int32]?
+
+    static var chunkRows: Int { 65_536 }
+
+    private struct Chunk {
+        let compressed: UnsafeMutableRawBufferPointer
+        let rawSize: Int
+    }
+
+    /// How many rows are read back.
+    var count: Int { order?.count ?? parkedCount }
+
+    private init(count: Int, chunks: [Chunk]) {
+        parkedCount = count
+        self.chunks = chunks
+    }
+
+    /// `rows`, parked on the workers.
+    convenience init(_ rows: [Row], pool: WorkerPool) {
+        let n = (rows.count + Self.chunkRows - 1) / Self.chunkRows
+        let chunks = rows.withUnsafeBufferPointer { rows in
+            pool.map(n, chunkSize: 1, workerState: { [UInt8]() }) { _, raw, c in
+                Self.chunk(UnsafeBufferPointer(rebasing: rows[c * Self.chunkRows..<min((c + 1) * Self.chunkRows, rows.count)]), raw: &raw)
+            }
+        }
+        self.init(count: rows.count, chunks: chunks)
+    }
+
+    deinit {
+        for chunk in chunks { chunk.compressed.deallocate() }
+    }
+
+    /// Rows parked as they come (a reader's batches), a chunk whenever `chunkRows` have come.
+    final class Builder {
+        private var chunks: [Chunk] = []
+        private var pending: [Row] = []
+        private var raw: [UInt8] = []
+        private var count = 0
+
+        func append(_ row: consuming Row) {
+            pending.append(row)
+            count += 1
+            if pending.count == ParkedRows.chunkRows { flush() }
+        }
+
+        private func flush() {
+            guard !pending.isEmpty else { return }
+            chunks.append(pending.withUnsafeBufferPointer { ParkedRows.chunk($0, raw: &raw) })
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        /// Everything appended (the builder is left empty).
+        func finish() -> ParkedRows {
+            flush()
+            defer { (chunks, pending, raw, count) = ([], [], [], 0) }
+            return ParkedRows(count: count, chunks: chunks)
+        }
+
+        deinit {
+            for chunk in chunks { chunk.compressed.deallocate() }
+        }
+    }
+
+    /// From now on the rows are read back as `order` gives them (parked indices, each once at most).
+    func arrange(_ order: [Int32]) {
+        self.order = order
+    }
+
+    /// Only the rows (positions in the current order) where `keep` is true are read back.
+    func keep(_ keep: [Bool]) {
+        precondition(keep.count == count, "one flag per row")
+        order = keep.indices.compactMap { keep[$0] ? position($0) : nil }
+    }
+
+    private func position(_ k: Int) -> Int32 { order.map { $0[k] } ?? Int32(k) }
+
+    /// The rows, unpacked on the workers (each chunk's records into a slab of their own), in order.
+    func restore(pool: WorkerPool) -> [Row] {
+        ResultSlots<Row>.collect(count) { slots in
+            forEachRow(pool: pool) { k, row in slots.set(k, row) }
+        }
+    }
+
+    /// `transform` of every row (its position, the row), in order, computed on the workers a chunk
+    /// at a time: the rows are unpacked only a chunk at a time.
+    func map<T>(pool: WorkerPool, _ transform: (Int, Row) -> T) -> [T] {
+        ResultSlots<T>.collect(count) { slots in
+            forEachRow(pool: pool) { k, row in slots.set(k, transform(k, row)) }
+        }
+    }
+
+    /// The rows at `positions` (in the current order), unpacking only the chunks that hold them.
+    func rows(at positions: [Int], pool: WorkerPool) -> [Row] {
+        let parked = positions.map { Int(position($0)) }
+        let wanted = Set(parked.map { $0 / Self.chunkRows }).sorted()
+        var found: [Int: Row] = [:]
+        let perChunk = pool.map(wanted.count, chunkSize: 1, workerState: { [UInt8]() }) { _, raw, w -> [(Int, Row)] in
+            var rows: [(Int, Row)] = []
+            let c = wanted[w], lower = c * Self.chunkRows
+            let inChunk = Set(parked.filter { $0 / Self.chunkRows == c })
+            unpack(c, raw: &raw) { k, row in if inChunk.contains(lower + k) { rows.append((lower + k, row)) } }
+            return rows
+        }
+        for rows in perChunk { for (i, row) in rows { found[i] = row } }
+        return parked.map { found[$0]! }
+    }
+
+    /// Every row unpacked, with its position in the current order, on the workers a chunk at a
+    /// time (rows left out of the order are skipped).
+    private func forEachRow(pool: WorkerPool, _ body: (Int, consuming Row) -> Void) {
+        // Where each parked row goes (-1: left out).
+        let positionOf: [Int32]? = order.map { order in
+            var at = [Int32](repeating: -1, count: parkedCount)
+            for (k, i) in order.enumerated() { at[Int(i)] = Int32(k) }
+            return at
+        }
+        pool.forEachChunk(chunks.count, workerState: { [UInt8]() }) { _, raw, c in
+            let lower = c * Self.chunkRows
+            unpack(c, raw: &raw) { k, row in
+                guard let positionOf else { return body(lower + k, row) }
+                let p = positionOf[lower + k]
+                if p >= 0 { body(Int(p), row) }
+            }
+        }
+    }
+
+    /// Chunk `c`'s rows, each with its index in the chunk.
+    private func unpack(_ c: Int, raw: inout [UInt8], _ body: (Int, consuming Row) -> Void) {
+        let chunk = chunks[c], n = min(Self.chunkRows, parkedCount - c * Self.chunkRows)
+        raw.removeAll(keepingCapacity: true)
+        raw.append(contentsOf: repeatElement(0, count: chunk.rawSize))
+        let size = raw.withUnsafeMutableBytes { out in
+            ZSTD_decompress(out.baseAddress, out.count, chunk.compressed.baseAddress, chunk.compressed.count)
+        }
+        precondition(ZSTD_isError(size) == 0 && size == chunk.rawSize, "zstd: a parked chunk did not unpack to its size")
+        raw.withUnsafeBufferPointer { bytes in
+            let records = UnsafeBufferPointer(rebasing: bytes[(n * Row.fixedWidth)...])
+            let slab = FieldSlab(records)
+            var at = 0
+            for k in 0..<n {
+                var fields = PackedFields(nil, at: nil)
+                if records[at] == 0 {
+                    at += 1
+                } else {
+                    fields = PackedFields(slab, at: UInt32(at))
+                    at += PackedFields.recordLength(records, at: at)
+                }
+                body(k, Row(packedFields: fields, fixed: UnsafeRawPointer(bytes.baseAddress! + k * Row.fixedWidth)))
+            }
+        }
+    }
+
+    /// The chunk of `rows`; `raw`: a buffer to reuse.
+    private static func chunk(_ rows: UnsafeBufferPointer<Row>, raw: inout [UInt8]) -> Chunk {
+        raw.removeAll(keepingCapacity: true)
+        raw.append(contentsOf: repeatElement(0, count: rows.count * Row.fixedWidth))
+        var records: [UInt8] = []
+        records.reserveCapacity(rows.count * 32)
+        raw.withUnsafeMutableBytes { fixed in
+            for k in rows.indices { rows[k].park(fixed: fixed.baseAddress! + k * Row.fixedWidth, records: &records) }
+        }
+        raw += records
+        return raw.withUnsafeBytes { source in
+            let bound = ZSTD_compressBound(source.count)
+            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 1)
+            defer { scratch.deallocate() }
+            let size = ZSTD_compress(scratch.baseAddress, bound, source.baseAddress, source.count, 1)
+            precondition(ZSTD_isError(size) == 0, "zstd: \(String(cString: ZSTD_getErrorName(size)))")
+            let kept = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
+            kept.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[0..<size]))
+            return Chunk(compressed: kept, rawSize: source.count)
+        }
+    }
+}

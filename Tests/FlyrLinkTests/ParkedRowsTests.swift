@@ -1,0 +1,53 @@
+import XCTest
+@testable import FlyrLink
+
+/// Rows parked (compressed in memory) come back whole, in the order they are arranged in, on
+/// any thread count.
+final class ParkedRowsTests: XCTestCase {
+    /// Over two chunks, with rows without any value (no record), nils, long and non-ASCII text.
+    private func addresses(_ n: Int) -> [AddressPoint] {
+        (0..<n).map { k in
+            switch k % 4 {
+            case 0: AddressPoint(id: "", values: [], sourceRow: k + 1)
+            case 1: AddressPoint(id: "a\(k)", values: ["\(k)", nil, "Σ\(k)"], sourceRow: k + 1)
+            case 2: AddressPoint(id: String(repeating: "é", count: k % 300), values: [nil, "Street \(k % 17)"], sourceRow: k + 1)
+            default: AddressPoint(id: "a\(k)", values: ["\(k)", "Main", "u", "f", "l", "r", "p"], sourceRow: k + 1)
+            }
+        }
+    }
+
+    func testRowsComeBackWholeFromEitherWayOfParking() {
+        let rows = addresses(ParkedRows<AddressPoint>.chunkRows + 1_234)
+        for threads in [1, 3] {
+            let pool = WorkerPool(threads: threads)
+            XCTAssertEqual(ParkedRows(rows, pool: pool).restore(pool: pool), rows)
+            let builder = ParkedRows<AddressPoint>.Builder()
+            for row in rows { builder.append(row) }
+            let built = builder.finish()
+            XCTAssertEqual(built.count, rows.count)
+            XCTAssertEqual(built.restore(pool: pool), rows)
+            XCTAssertEqual(built.map(pool: pool) { k, row in "\(k) \(row.id)" }, rows.indices.map { "\($0) \(rows[$0].id)" })
+        }
+        let buildings = (0..<5_000).map { k in
+            Building(id: k % 7 == 0 ? "" : "b\(k)", height: k % 3 == 0 ? nil : Double(k) / 8, levels: k % 5 == 0 ? nil : k % 40, sourceRow: k + 1)
+        }
+        XCTAssertEqual(ParkedRows(buildings, pool: WorkerPool(threads: 2)).restore(pool: WorkerPool(threads: 2)), buildings)
+    }
+
+    func testArrangedAndKeptRowsComeBackInThatOrder() {
+        let pool = WorkerPool(threads: 2)
+        let rows = addresses(2 * ParkedRows<AddressPoint>.chunkRows + 10)
+        let parked = ParkedRows(rows, pool: pool)
+        var g = SystemRandomNumberGenerator()
+        let order = rows.indices.filter { $0 % 3 != 1 }.shuffled(using: &g).map(Int32.init)
+        parked.arrange(order)
+        XCTAssertEqual(parked.count, order.count)
+        XCTAssertEqual(parked.restore(pool: pool), order.map { rows[Int($0)] })
+        XCTAssertEqual(parked.map(pool: pool) { _, row in row.sourceRow }, order.map { rows[Int($0)].sourceRow })
+        let positions = [5, 0, order.count - 1, 5, ParkedRows<AddressPoint>.chunkRows]
+        XCTAssertEqual(parked.rows(at: positions, pool: pool), positions.map { rows[Int(order[$0])] })
+        let keep = order.indices.map { $0 % 2 == 0 }
+        parked.keep(keep)
+        XCTAssertEqual(parked.restore(pool: pool), order.indices.filter { keep[$0] }.map { rows[Int(order[$0])] })
+    }
+}
