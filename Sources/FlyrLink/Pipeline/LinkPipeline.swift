@@ -169,9 +169,8 @@ public struct LinkPipeline {
         }
 
         // split: townhouse rows into unit slices, on the scene of the possible rows. The scene is
-        // freed (off this thread) before the buildings are unparked, the units made and the links
-        // assembled.
-        var buildings: [Building] = []
+        // freed (off this thread) before the units are made; of the building rows, still parked,
+        // only the planned rows' are unpacked (for the units' ids).
         let units: [UnitSlice] = stage(.split, clock) {
             var plans: [TownhouseSplitter.Plan?] = []
             if options.units == .split {
@@ -180,24 +179,27 @@ public struct LinkPipeline {
                                                 slicesInLonLat: writesRecords)
             }
             BackgroundRelease.dropAndTrim(rowScene.take())
-            buildings = parkedBuildings.take()!.restore(pool: pool)
             guard options.units == .split else { return ([], "off") }
-            let slices = TownhouseSplitter.units(plans, links: &links, addresses: addresses, buildings: buildings, pool: pool)
+            let planned = plans.compactMap { $0?.building }
+            let buildingIDs = Dictionary(uniqueKeysWithValues: zip(planned, parkedBuildings!.rows(at: planned, pool: pool).map(\.id)))
+            let slices = TownhouseSplitter.units(plans, links: &links, addresses: addresses, buildingIDs: buildingIDs, pool: pool)
             return (slices, "\(slices.count) unit slices")
         }
 
+        // assemble: the links grouped by building, then the building rows unparked.
         var result: LinkRun = stage(.assemble, clock, items: { $0.links.count }) {
             let campaign = options.resolvedCampaignID
             var result = LinkRun(options: options, campaignID: campaign, frame: frame, addresses: addresses,
-                                 addressLocations: addressLocations, buildings: buildings, buildingFootprints: buildingFootprints,
+                                 addressLocations: addressLocations, buildings: [], buildingFootprints: buildingFootprints,
                                  links: [], linkOfAddress: LinkOfAddress(), unlinkedReason: UnlinkedReasons(), buildingLinkStart: [], units: units,
                                  rejects: addressesIn.rejects + buildingRejects,
                                  report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
                                                    run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))
-            LinkAssembly.assemble(&result, links: &links, unlinked: unlinked, pool: pool)
+            LinkAssembly.assemble(&result, links: &links, unlinked: unlinked, buildingCount: buildingCount, pool: pool)
+            result.buildings = parkedBuildings.take()!.restore(pool: pool)
             unlinked = []
             fingerprinting.wait()  // the reports below find the digests remembered
-            result.report.inputs["buildings"] = inputReport(buildingSource, buildingsIn.crs, buildingsIn.crsAssumed, accepted: buildings.count,
+            result.report.inputs["buildings"] = inputReport(buildingSource, buildingsIn.crs, buildingsIn.crsAssumed, accepted: buildingCount,
                                                             rejected: buildingRejects.count, repaired: repairedCount, generated: buildingsIn.generatedIDs)
             result.report.inputs["addresses"] = inputReport(addressSource, addressesIn.crs, addressesIn.crsAssumed, accepted: addresses.count,
                                                             rejected: addressesIn.rejects.count, repaired: nil, generated: addressesIn.generatedIDs)

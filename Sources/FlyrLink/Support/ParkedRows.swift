@@ -119,20 +119,28 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
         }
     }
 
-    /// The rows at `positions` (in the current order), unpacking only the chunks that hold them.
+    /// The rows at `positions` (in the current order), unpacking only the chunks that hold them,
+    /// and of those only the rows asked for.
     func rows(at positions: [Int], pool: WorkerPool) -> [Row] {
-        let parked = positions.map { Int(position($0)) }
-        let wanted = Set(parked.map { $0 / Self.chunkRows }).sorted()
-        var found: [Int: Row] = [:]
-        let perChunk = pool.map(wanted.count, chunkSize: 1, workerState: { [UInt8]() }) { _, raw, w -> [(Int, Row)] in
-            var rows: [(Int, Row)] = []
-            let c = wanted[w], lower = c * Self.chunkRows
-            let inChunk = Set(parked.filter { $0 / Self.chunkRows == c })
-            unpack(c, raw: &raw) { k, row in if inChunk.contains(lower + k) { rows.append((lower + k, row)) } }
-            return rows
+        // The parked indices wanted, ascending, cut into each chunk's.
+        let wanted = Array(Set(positions.map { Int(position($0)) })).sorted()
+        var cuts = [0]
+        for k in wanted.indices.dropFirst() where wanted[k] / Self.chunkRows != wanted[k - 1] / Self.chunkRows { cuts.append(k) }
+        cuts.append(wanted.count)
+        let found = ResultSlots<Row>.collect(wanted.count) { slots in
+            pool.forEachChunk(cuts.count - 1, workerState: { [UInt8]() }) { _, raw, w in
+                let part = cuts[w]..<cuts[w + 1]
+                guard let first = part.first.map({ wanted[$0] }) else { return }
+                let lower = first / Self.chunkRows * Self.chunkRows
+                var next = part.lowerBound
+                unpack(first / Self.chunkRows, raw: &raw, wanted: { next < part.upperBound && lower + $0 == wanted[next] }) { _, row in
+                    slots.set(next, row)
+                    next += 1
+                }
+            }
         }
-        for rows in perChunk { for (i, row) in rows { found[i] = row } }
-        return parked.map { found[$0]! }
+        let slot = Dictionary(uniqueKeysWithValues: zip(wanted, wanted.indices))
+        return positions.map { found[slot[Int(position($0))]!] }
     }
 
     /// Every row unpacked, with its position in the current order, on the workers a chunk at a
@@ -154,8 +162,8 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
         }
     }
 
-    /// Chunk `c`'s rows, each with its index in the chunk.
-    private func unpack(_ c: Int, raw: inout [UInt8], _ body: (Int, consuming Row) -> Void) {
+    /// Chunk `c`'s rows (those `wanted` by their index in the chunk), each with that index.
+    private func unpack(_ c: Int, raw: inout [UInt8], wanted: (Int) -> Bool = { _ in true }, _ body: (Int, consuming Row) -> Void) {
         let chunk = chunks[c], n = min(Self.chunkRows, parkedCount - c * Self.chunkRows)
         raw.removeAll(keepingCapacity: true)
         raw.append(contentsOf: repeatElement(0, count: chunk.rawSize))
@@ -168,13 +176,10 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
             let slab = FieldSlab(records)
             var at = 0
             for k in 0..<n {
-                var fields = PackedFields(nil, at: nil)
-                if records[at] == 0 {
-                    at += 1
-                } else {
-                    fields = PackedFields(slab, at: UInt32(at))
-                    at += PackedFields.recordLength(records, at: at)
-                }
+                let start = at
+                at += records[at] == 0 ? 1 : PackedFields.recordLength(records, at: at)
+                guard wanted(k) else { continue }
+                let fields = records[start] == 0 ? PackedFields(nil, at: nil) : PackedFields(slab, at: UInt32(start))
                 body(k, Row(packedFields: fields, fixed: UnsafeRawPointer(bytes.baseAddress! + k * Row.fixedWidth)))
             }
         }

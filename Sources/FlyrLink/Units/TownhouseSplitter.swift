@@ -16,8 +16,9 @@ enum TownhouseSplitter {
     }
 
     /// The units of the planned rows (`plans`), each link given its address's unit. Reads no
-    /// metric scene: a run frees the scene between the plans and the units.
-    static func units(_ plans: [Plan?], links: inout [Link], addresses: [AddressPoint], buildings: [Building], pool: WorkerPool) -> [UnitSlice] {
+    /// metric scene: a run frees the scene between the plans and the units. `buildingIDs`: the
+    /// id of each planned row's building (by building index).
+    static func units(_ plans: [Plan?], links: inout [Link], addresses: [AddressPoint], buildingIDs: [Int: String], pool: WorkerPool) -> [UnitSlice] {
         // Units in plan order (buildings ascending), each plan's at its own offset, and each
         // address's unit: filled on the workers (plans hold distinct addresses).
         var firstUnit = [Int](repeating: 0, count: plans.count + 1)
@@ -31,7 +32,7 @@ enum TownhouseSplitter {
                         guard let plan = plans[k] else { continue }
                         for (j, a) in plan.addresses.lazy.map(Int.init).enumerated() {
                             shared.value[a] = Int32(firstUnit[k] + j)
-                            let id = UUIDv5.makeBytes(parts: ["unit", buildings[plan.building].id, addresses[a].id])
+                            let id = UUIDv5.makeBytes(parts: ["unit", buildingIDs[plan.building]!, addresses[a].id])
                             slots.set(firstUnit[k] + j, UnitSlice(uuid: id, buildingIndex: plan.building, addressIndex: a,
                                                                   unitIndex: j, footprint: plan.slices.isEmpty ? .empty : plan.slices[j]))
                         }
