@@ -132,7 +132,7 @@ struct PackedFields: Sendable, Hashable {
     }
 
     /// The record's bytes, in place (empty when it has none).
-    func withRecord<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    private func withRecord<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard let slab else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         return withExtendedLifetime(slab) {
             let b = slab.bytes  // (the slab kept alive while its bytes are read)

@@ -81,10 +81,9 @@ struct Ingest {
     // MARK: addresses
 
     /// Addresses taken batch by batch as the reader produces them; each point stays in the
-    /// source's CRS until `finish`. The rows are parked as they come (`ParkedRows`): at 1M
-    /// buildings they were a fifth of the read's peak, and the buildings are put in id order
-    /// (the ingest's peak) before the addresses are unparked for theirs. The reader that gets
-    /// them is the lighter of the two (points, not footprints), so the time is mostly hidden.
+    /// source's CRS until `sortIDs`. The rows are parked as they come (`ParkedRows`), each
+    /// with its id order key beside it: held, both layers' rows were a third of the read's peak
+    /// at 1M buildings, and were held again beside the id ordering's keys.
     final class AddressIntake {
         private let layer = "addresses"
         private let parked = ParkedRows<AddressPoint>.Builder()
@@ -216,9 +215,6 @@ struct Ingest {
         private let parked = ParkedRows<Building>.Builder()
         /// (As the addresses'.)
         private var keys: [IDOrder.Keyed] = []
-
-        /// About `n` rows in all: room for their keys made once.
-        func expect(_ n: Int) { keys.reserveCapacity(n) }
         private let footprints = FootprintStore.Builder()
         private var rejects: [Reject] = []
         /// Rows without an id of their own.
@@ -226,6 +222,9 @@ struct Ingest {
         /// A batch's ids, made into one slab that its rows share; the rows wait for it.
         private var ids = PackedFields.Builder()
         private var batchRows: [(id: UInt32?, height: Double?, levels: Int?, row: Int)] = []
+
+        /// About `n` rows in all: room for their keys made once.
+        func expect(_ n: Int) { keys.reserveCapacity(n) }
 
         func consume(_ batch: inout [SourceTable.Record]) {
             batchRows.removeAll(keepingCapacity: true)
