@@ -23,6 +23,12 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(rejects[7]?.first?.reason.contains("duplicate id") ?? false)
         XCTAssertTrue(rejects[9]?.first?.reason.contains("degenerate") ?? false)
         XCTAssertTrue(rejects[10]?.first?.reason.contains("outside the valid range") ?? false)
+        // A ring that runs back along itself: nothing left after MakeValid. The reject names its
+        // row and id (read back from the parked rows), and the rows kept are the others, whole.
+        XCTAssertTrue(rejects[11]?.first?.reason.contains("no area left after MakeValid") ?? false, "\(rejects[11] ?? [])")
+        XCTAssertEqual(rejects[11]?.first?.id, "flat")
+        XCTAssertEqual(run.buildings.map(\.sourceRow).sorted(), [1, 4, 8])
+        XCTAssertEqual(run.buildings.first { $0.sourceRow == 1 }?.height, 7.5)
         // The bowtie is repaired, not rejected; the row without an id gets a UUIDv5.
         XCTAssertNil(rejects[4])
         XCTAssertEqual(run.report.counts.buildingsRepaired, 1)
