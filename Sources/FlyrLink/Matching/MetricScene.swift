@@ -1,13 +1,13 @@
 /// Everything the matcher measures, in the run's local metric frame. Shared by all workers; a
 /// class, so handing it to the per-address functions costs one reference, not a retain of every
-/// array it holds. Read-only but for the two things a run holds only while they are needed (the
-/// search order, the house keys), each set or dropped between the stages' parallel passes. After
-/// the search a run keeps a scene of the possible townhouse rows only (`restricted(to:)`).
+/// array it holds. Read-only but for the house keys, given between the stages' parallel passes.
+/// After the search a run keeps a scene of the possible townhouse rows only (`restricted(to:)`),
+/// and frees the whole one with its search order.
 final class MetricScene: @unchecked Sendable {
     let addressPoints: [Point2]
     /// `HouseNumber.keys` of the addresses: equal for the same house. Read by the decisions and
-    /// the split, not by the candidate search: a run makes them once the search is done (at 1M
-    /// addresses 18 MB, beside the search's proposals and grid).
+    /// the split, not by the candidate search: a run gives them to the restricted scene once the
+    /// search is done (at 1M addresses 18 MB, beside the search's proposals and grid).
     private(set) var addressKeys: HouseKeys
     let footprints: FootprintStore
     /// The building of each footprint in a scene restricted to some (`restricted(to:)`); empty
@@ -15,8 +15,8 @@ final class MetricScene: @unchecked Sendable {
     let buildings: [Int32]
     /// The order the candidate search visits the addresses in (`CandidateSearch.spatialOrder`):
     /// made with the scene, before the footprint grid exists beside it (its sort holds the points'
-    /// keys twice), and dropped once the search is done.
-    private(set) var searchOrder: [Int32]
+    /// keys twice); empty in a restricted scene.
+    let searchOrder: [Int32]
 
     init(addressPoints: [Point2], addressKeys: HouseKeys = [], footprints: FootprintStore, pool: WorkerPool = WorkerPool(threads: 1)) {
         self.addressPoints = addressPoints
@@ -42,10 +42,8 @@ final class MetricScene: @unchecked Sendable {
         MetricScene(addressPoints: addressPoints, footprints: FootprintStore(footprints, order: buildings, pool: pool), buildings: buildings)
     }
 
-    /// Once the candidate search is done: its order dropped, the house keys given (no worker
-    /// reads the scene meanwhile).
-    func searchDone(addressKeys keys: HouseKeys) {
-        searchOrder = []
+    /// The house keys given, once made (no worker reads the scene meanwhile).
+    func give(addressKeys keys: HouseKeys) {
         addressKeys = keys
     }
 

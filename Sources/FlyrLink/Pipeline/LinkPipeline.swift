@@ -44,7 +44,7 @@ public struct LinkPipeline {
         let pool = WorkerPool(threads: options.threads)
 
         // read and ingest; of the source tables only their summaries stay. The rows come out parked
-        // (`ParkedRows`): the stages up to the split read only the footprints, points and house keys.
+        // (`ParkedRows`): the stages up to the search read only the footprints and points.
         var (buildingsIn, addressesIn, territory, buildingSource, addressSource) = try readAndIngest(clock, pool)
         // The report's input fingerprints, hashed on a spare thread while the stages run: the files
         // were just read (their pages are cached), and the stages leave a core idle now and then.
@@ -162,7 +162,7 @@ public struct LinkPipeline {
             rowScene = liveScene!.restricted(to: ProximityMatcher.claimedTwice(proposals, buildingCount: buildingCount), pool: pool)
             BackgroundRelease.dropAndTrim(liveScene.take())
             addresses = parkedAddresses.take()!.restore(pool: pool)
-            rowScene!.searchDone(addressKeys: HouseNumber.keys(addresses, pool: pool))
+            rowScene!.give(addressKeys: HouseNumber.keys(addresses, pool: pool))
             let (links, unlinked) = ProximityMatcher.decide(rowScene!, proposals: consume proposals, accessory: accessory,
                                                             buildingCount: buildingCount, options: options.link, pool: pool)
             return ((links, unlinked), "\(links.count) of \(unlinked.count) linked")
@@ -249,9 +249,8 @@ public struct LinkPipeline {
         }
         // ingest: bring the accepted rows to lon/lat, name and order them.
         let (b, a) = try stage(.ingest, clock, items: { $0.0.rows.count + $0.1.rows.count }) {
-            // One layer after the other, each on all the workers: side by side, both layers' rows
-            // were held twice at once while they were put in id order (at 1M buildings, 150 MB).
-            // The addresses' ids sorted first: their keys are gone before the footprints are reordered.
+            // One layer after the other, each on all the workers. The addresses' ids sorted first:
+            // their keys are gone before the footprints are reordered.
             try addressIntake.sortIDs(addressTable, pool: pool)
             let b = try buildingIntake.finish(buildingTable, pool: pool)
             let a = addressIntake.finish(pool: pool)
