@@ -29,6 +29,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Linking strategy: flyr, or naive (containment then nearest, the baseline).", visibility: .hidden))
     var matcher: String?
 
+    @Option(help: "A link model file (JSON) in place of the compiled-in one; benchmarks/link-model/fit.py writes them.")
+    var linkModel: String?
+
+    @Option(help: "Write every candidate building's features and score to this CSV file (for fitting a link model).")
+    var writeEvidence: String?
 
     func validate() throws {
         if let only, only != "links" && only != "all" { throw ValidationError("--only takes links") }
@@ -48,6 +53,8 @@ struct RunCommand: ParsableCommand {
             linking.apply(to: &flags)
             flags.only = only
             flags.matcher = matcher
+            flags.linkModel = linkModel
+            flags.writeEvidence = writeEvidence
             let settings = try pipeline.map { p throws(InputError) in flags.merged(over: try PipelineFile.load(p)) } ?? flags
             let options = try settings.options()
             let progress = linking.progress

@@ -69,6 +69,35 @@ enum HouseNumber {
         })
     }
 
+    /// The street part of `key`, hashed (FNV-1a of the lowercased, space-collapsed bytes): equal
+    /// for one street however it is spaced or cased; 0 when there is no street name.
+    static func streetHash(_ street: UnsafeBufferPointer<UInt8>?) -> UInt64 {
+        guard let street, !street.isEmpty else { return 0 }
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325, started = false, pendingSpace = false
+        func add(_ b: UInt8) { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        for b in street {
+            if b == 0x20 || b == 0x09 { pendingSpace = started; continue }
+            if pendingSpace { add(0x20); pendingSpace = false }
+            add(b >= 0x41 && b <= 0x5A ? b + 0x20 : b)
+            started = true
+        }
+        return started ? max(h, 1) : 0
+    }
+
+    /// The house number's leading digits as a number ("12B" 12, "11 B 9" 11); -1 when it does
+    /// not start with a digit.
+    static func leadingNumber(_ number: UnsafeBufferPointer<UInt8>?) -> Int {
+        guard let number else { return -1 }
+        var n = 0, digits = 0
+        for b in number {
+            if b == 0x20 && digits == 0 { continue }
+            guard b >= 0x30, b <= 0x39 else { break }
+            if digits < 9 { n = n * 10 + Int(b - 0x30) }
+            digits += 1
+        }
+        return digits > 0 ? n : -1
+    }
+
     /// `key` hashed straight from the text (no key string is made for ASCII text).
     static func houseKey(street: String?, number: String?) -> HouseKey? {
         var street = street, number = number

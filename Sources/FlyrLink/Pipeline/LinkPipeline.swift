@@ -148,24 +148,25 @@ public struct LinkPipeline {
         // house keys (and, after the decisions, the split).
         var rowScene: MetricScene?
         var addresses: [AddressPoint] = []
-        var (links, unlinked) = stage(.match, clock, items: { $0.1.count }) {
+        var (links, unlinked) = try stage(.match, clock, items: { $0.1.count }) {
             let previous = options.previousLinks.isEmpty ? nil
                 : StickyLinks.previousIndices(addressIDs: parkedAddresses!.map(pool: pool) { $1.id },
                                               buildingIDs: parkedBuildings!.map(pool: pool) { $1.id }, links: options.previousLinks)
-            var (proposals, surroundings) = CandidateSearch.proposals(liveScene!, index: footprintIndex!, options: options.link, accessory: accessory,
-                                                                     pool: pool, keep: previous.map { $0.map { $0 != nil } })
-            footprintIndex = nil  // the searches are done: the decisions and the split need room, not the grid
-            if let previous {
-                StickyLinks.apply(&proposals, surroundings: surroundings, previous: previous, accessory: accessory, options: options.link)
+            let decided: (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?])
+            if options.link.strategy == .naive {
+                decided = naiveMatch(liveScene!, index: footprintIndex.take()!, accessory: accessory, previous: previous,
+                                     addresses: &addresses, parkedAddresses: &parkedAddresses, pool: pool)
+            } else {
+                decided = try evidenceMatch(liveScene!, index: footprintIndex.take()!, accessory: accessory, previous: previous,
+                                            addresses: &addresses, parkedAddresses: &parkedAddresses,
+                                            parkedBuildings: parkedBuildings!, pool: pool)
             }
-            ProximityMatcher.markCorners(&proposals, footprints: liveScene!.footprints, pool: pool)
-            rowScene = liveScene!.restricted(to: ProximityMatcher.claimedTwice(proposals, buildingCount: buildingCount), pool: pool)
+            // The decisions and the split read the footprints of the possible rows only
+            // (buildings linked twice or more): the whole scene is freed (off this thread).
+            rowScene = liveScene!.restricted(to: Self.linkedTwice(decided.links, buildingCount: buildingCount), pool: pool)
             BackgroundRelease.dropAndTrim(liveScene.take())
-            addresses = parkedAddresses.take()!.restore(pool: pool)
             rowScene!.give(addressKeys: HouseNumber.keys(addresses, pool: pool))
-            let (links, unlinked) = ProximityMatcher.decide(rowScene!, proposals: consume proposals, accessory: accessory,
-                                                            buildingCount: buildingCount, options: options.link, pool: pool)
-            return ((links, unlinked), "\(links.count) of \(unlinked.count) linked")
+            return (decided, "\(decided.links.count) of \(decided.unlinked.count) linked")
         }
 
         // split: townhouse rows into unit slices, on the scene of the possible rows. The scene is
@@ -213,6 +214,44 @@ public struct LinkPipeline {
         result.report.run.secondsByStage = clock.seconds
         result.report.run.secondsTotal = Date().timeIntervalSince(clock.start)
         return result
+    }
+
+    /// The baseline (`--matcher naive`): containment, then the nearest footprint within reach.
+    private func naiveMatch(_ scene: MetricScene, index: FootprintIndex, accessory: [Bool], previous: [Int?]?,
+                            addresses: inout [AddressPoint], parkedAddresses: inout ParkedRows<AddressPoint>?,
+                            pool: WorkerPool) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
+        var (proposals, surroundings) = CandidateSearch.proposals(scene, index: index, options: options.link, accessory: accessory,
+                                                                 pool: pool, keep: previous.map { $0.map { $0 != nil } })
+        if let previous {
+            StickyLinks.apply(&proposals, surroundings: surroundings, previous: previous, accessory: accessory, options: options.link)
+        }
+        addresses = parkedAddresses.take()!.restore(pool: pool)
+        return ProximityMatcher.decide(scene, proposals: consume proposals, accessory: accessory,
+                                       buildingCount: scene.footprints.count, options: options.link, pool: pool)
+    }
+
+    /// candidates → evidence → model → decision (`Matching/`); with `--write-evidence`, every
+    /// candidate's features go to that file as well.
+    private func evidenceMatch(_ scene: MetricScene, index: FootprintIndex, accessory: [Bool], previous: [Int?]?,
+                               addresses: inout [AddressPoint], parkedAddresses: inout ParkedRows<AddressPoint>?,
+                               parkedBuildings: ParkedRows<Building>, pool: WorkerPool) throws -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
+        let model = try options.linkModelPath.map { path throws(InputError) in try LinkModel(path: path) } ?? LinkModel.standard
+        let candidates = CandidateSearch.candidates(scene, index: index, options: options.link, pool: pool)
+        addresses = parkedAddresses.take()!.restore(pool: pool)
+        let evidence = LinkEvidence(candidates: candidates, accessory: accessory, addresses: addresses,
+                                    houseKeys: HouseNumber.keys(addresses, pool: pool), reach: options.link.maxDistance, pool: pool)
+        if let path = options.evidencePath {
+            try EvidenceExport.write(evidence, model: model, addressIDs: addresses.map(\.id),
+                                     buildingIDs: parkedBuildings.map(pool: pool) { $1.id }, to: path)
+        }
+        return LinkDecision.decide(evidence, model: model, options: options.link, previous: previous, pool: pool)
+    }
+
+    /// The buildings (ascending) that two links or more name: the only possible townhouse rows.
+    static func linkedTwice(_ links: [Link], buildingCount: Int) -> [Int32] {
+        var count = [UInt8](repeating: 0, count: buildingCount)
+        for l in links where count[l.buildingIndex] < 2 { count[l.buildingIndex] += 1 }
+        return count.indices.compactMap { count[$0] >= 2 ? Int32($0) : nil }
     }
 
     /// What the report keeps of a source table once its records are ingested.

@@ -5,9 +5,9 @@ import TOMLKit
 /// (`max_distance` for `--max-distance`), field overrides in `[address_fields]` and
 /// `[building_fields]`. Relative paths are relative to the file's own directory.
 public enum PipelineFile {
-    static let pathKeys: Set<String> = ["buildings", "addresses", "territory", "out"]
+    static let pathKeys: Set<String> = ["buildings", "addresses", "territory", "out", "link_model"]
     static let stringKeys: Set<String> = ["buildings", "buildings_layer", "buildings_crs", "addresses", "addresses_layer",
-                                          "addresses_crs", "territory", "territory_layer", "out", "campaign", "units", "only", "matcher", "parquet_reader"]
+                                          "addresses_crs", "territory", "territory_layer", "out", "campaign", "units", "only", "matcher", "parquet_reader", "link_model"]
     static let knownKeys = stringKeys.union(["max_distance", "threads", "address_fields", "building_fields", "name", "description"])
 
     public static func load(_ path: String) throws(InputError) -> RunSettings {
@@ -67,6 +67,7 @@ public enum PipelineFile {
         s.only = try string("only")
         s.matcher = try string("matcher")
         s.parquetReader = try string("parquet_reader")
+        s.linkModel = try string("link_model")
         if let v = table["max_distance"] {
             guard let d = v.double ?? v.int.map(Double.init) else { throw InputError("\(file): 'max_distance' must be a number") }
             s.maxDistance = d

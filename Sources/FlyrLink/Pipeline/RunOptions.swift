@@ -37,6 +37,10 @@ public struct RunOptions: Sendable, Codable {
     public var parquetReader: ParquetReader = .auto
     /// Snapshots: the previous version's links (address id → building id); see StickyLinks.
     public var previousLinks: [String: String] = [:]
+    /// A link model file to use instead of the compiled-in one (`LinkModel.standard`).
+    public var linkModelPath: String?
+    /// Where to write every candidate's features and score as CSV (for fitting a link model).
+    public var evidencePath: String?
 
     public static var defaultThreads: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) }
 

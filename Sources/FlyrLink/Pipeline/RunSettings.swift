@@ -17,6 +17,10 @@ public struct RunSettings: Sendable, Equatable {
     public var only: String?
     public var matcher: String?
     public var parquetReader: String?
+    /// A link model file in place of the compiled-in one (`benchmarks/link-model/fit.py` writes them).
+    public var linkModel: String?
+    /// Where to write every candidate's features and score (CSV), for fitting a model.
+    public var writeEvidence: String?
     public var addressFields: [String: String] = [:]
     public var buildingFields: [String: String] = [:]
 
@@ -41,6 +45,8 @@ public struct RunSettings: Sendable, Equatable {
         r.only = only ?? base.only
         r.matcher = matcher ?? base.matcher
         r.parquetReader = parquetReader ?? base.parquetReader
+        r.linkModel = linkModel ?? base.linkModel
+        r.writeEvidence = writeEvidence ?? base.writeEvidence
         r.addressFields = base.addressFields.merging(addressFields) { _, mine in mine }
         r.buildingFields = base.buildingFields.merging(buildingFields) { _, mine in mine }
         return r
@@ -75,6 +81,8 @@ public struct RunSettings: Sendable, Equatable {
             }
             o.parquetReader = p
         }
+        o.linkModelPath = linkModel
+        o.evidencePath = writeEvidence
         o.fields = FieldMapping(address: addressFields, building: buildingFields)
         try o.validate()
         return o

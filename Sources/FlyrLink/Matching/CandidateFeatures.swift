@@ -1,0 +1,127 @@
+import Foundation
+
+/// The evidence about one candidate building of one address: what the link model reads, by name.
+/// The model file lists the names it was fitted on; a run refuses a model whose names differ.
+///
+/// Three kinds of evidence: the candidate as the address sees it (distance, rank, margins, size);
+/// the other addresses that see the building as their nearest (its claimants: how many, how
+/// close, whether they are the same house, a neighbour on the same street or another street's);
+/// and the run as a whole (how this source places its points), so that one model serves sources
+/// whose points sit inside the building, at the parcel or on the road.
+enum CandidateFeatures {
+    static let names = [
+        "distance_m", "inside", "rank", "behind_nearest_m", "ahead_of_next_m", "log_area_m2", "log_area_vs_largest",
+        "candidates", "accessory", "faces_corner",
+        "claimants", "claimants_inside", "nearest_claimant_m", "closer_than_claimants_m", "claimants_closer",
+        "claimant_same_house", "claimant_number_gap_same_street", "claimants_other_street",
+        "larger_closer_candidates", "run_share_inside", "run_median_nearest_m",
+    ]
+
+    /// Stands in for "none" where a distance or gap has nothing to measure (never NaN: the trees
+    /// compare numbers only).
+    static let farAway = 100.0
+    static let noGap = 1000.0
+
+    /// The features of candidate `rank` of address `a`, into `x` (`names.count` long).
+    static func fill(_ x: inout [Double], address a: Int, rank: Int, evidence e: LinkEvidence) {
+        let list = e.candidates[a]
+        let c = list[list.startIndex + rank]
+        let d = Double(c.distance)
+        let b = Int(c.building)
+        let nearest = Double(list.first!.distance)
+        let next = rank + 1 < list.count ? Double(list[list.startIndex + rank + 1].distance) : e.reach + 10
+        var largest = 0.0, largerCloser = 0.0
+        for (k, o) in list.enumerated() {
+            largest = max(largest, Double(o.area))
+            if k < rank, o.area > c.area { largerCloser += 1 }
+        }
+        // The building's claimants other than this address.
+        var claimants = 0.0, inside = 0.0, closer = 0.0, nearestClaimant = farAway
+        var sameHouse = 0.0, gap = noGap, otherStreet = 0.0
+        let key = e.houseKeys[a], street = e.streets[a], number = e.numbers[a]
+        for o32 in e.claimants[b] {
+            let o = Int(o32)
+            guard o != a, let first = e.candidates.first(of: o) else { continue }
+            let od = Double(first.distance)
+            claimants += 1
+            if first.covers { inside += 1 }
+            if od < d { closer += 1 }
+            nearestClaimant = min(nearestClaimant, od)
+            if let key, e.houseKeys[o] == key { sameHouse = 1 }
+            if street != 0, e.streets[o] != 0 {
+                if e.streets[o] == street {
+                    if number >= 0, e.numbers[o] >= 0 { gap = min(gap, Double(abs(number - e.numbers[o]))) }
+                } else {
+                    otherStreet += 1
+                }
+            }
+        }
+        x[0] = d
+        x[1] = c.covers ? 1 : 0
+        x[2] = Double(rank)
+        x[3] = d - nearest
+        x[4] = next - d
+        x[5] = log(max(Double(c.area), 1))
+        x[6] = log(max(Double(c.area), 1) / max(largest, 1))
+        x[7] = Double(list.count)
+        x[8] = e.accessory[b] ? 1 : 0
+        x[9] = c.atCorner ? 1 : 0
+        x[10] = min(claimants, 50)
+        x[11] = min(inside, 50)
+        x[12] = nearestClaimant
+        x[13] = d - nearestClaimant
+        x[14] = min(closer, 50)
+        x[15] = sameHouse
+        x[16] = gap
+        x[17] = min(otherStreet, 50)
+        x[18] = largerCloser
+        x[19] = e.shareInside
+        x[20] = e.medianNearest
+    }
+}
+
+/// What the features of a run are measured from, once the candidate search is done: the
+/// candidates, the addresses' keys, which building each address sees first, and the two
+/// measures of the whole run.
+struct LinkEvidence: Sendable {
+    let candidates: CandidateTable
+    let accessory: [Bool]
+    let houseKeys: HouseKeys
+    /// A hash of each address's street name as `HouseNumber.key` normalises it; 0 for none.
+    let streets: [UInt64]
+    /// Each address's house number's leading digits; -1 for none.
+    let numbers: [Int]
+    /// The addresses whose nearest candidate is building b, ascending.
+    let claimants: IndexGroups
+    let reach: Double
+    /// The share of addresses inside a footprint, and the median distance from an address to its
+    /// nearest footprint (of those with one within reach): how the source places its points.
+    let shareInside: Double
+    let medianNearest: Double
+
+    init(candidates: CandidateTable, accessory: [Bool], addresses: [AddressPoint], houseKeys: HouseKeys, reach: Double, pool: WorkerPool) {
+        self.candidates = candidates
+        self.accessory = accessory
+        self.houseKeys = houseKeys
+        self.reach = reach
+        let streetsAndNumbers = addresses.withUnsafeBufferPointer { addresses in
+            pool.map(addresses.count, chunkSize: 16_384) { _, i -> (UInt64, Int) in
+                (addresses[i].withUTF8(.streetName) { HouseNumber.streetHash($0) },
+                 addresses[i].withUTF8(.houseNumber) { HouseNumber.leadingNumber($0) })
+            }
+        }
+        streets = streetsAndNumbers.map(\.0)
+        numbers = streetsAndNumbers.map(\.1)
+        claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
+        var inside = 0
+        var nearest: [Float] = []
+        for a in 0..<candidates.addressCount {
+            guard let first = candidates.first(of: a) else { continue }
+            if first.covers { inside += 1 }
+            nearest.append(first.distance)
+        }
+        shareInside = candidates.addressCount == 0 ? 0 : (Double(inside) / Double(candidates.addressCount) * 1000).rounded() / 1000
+        nearest.sort()
+        medianNearest = nearest.isEmpty ? reach : (Double(nearest[nearest.count / 2]) * 100).rounded() / 100
+    }
+}

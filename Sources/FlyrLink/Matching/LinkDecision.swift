@@ -1,0 +1,76 @@
+/// Decides each address's building from the evidence: every candidate is scored by the link
+/// model, the likeliest is chosen, and it is linked when its calibrated confidence (the share of
+/// such links that were right, out-of-fold) is at least 0.5. Rules such as "an accessory yields to
+/// its main building" or "a building nearer to another address is that address's" are features
+/// the model weighs, not vetoes.
+enum LinkDecision {
+    /// Links below this confidence are not made: they were wrong more often than right.
+    static let minimumConfidence = 0.5
+
+    /// One address's outcome: the chosen candidate (its rank in the address's list) and confidence,
+    /// or why there is no link.
+    struct Verdict: Sendable {
+        var rank: Int
+        var confidence: Double
+        var unlinked: ProximityMatcher.UnlinkedReason?
+    }
+
+    /// `previous[a]`: the building address `a` was linked to in the previous snapshot, kept when it
+    /// is nearly as good (see `keepsPrevious`).
+    static func decide(_ evidence: LinkEvidence, model: LinkModel, options: LinkOptions, previous: [Int?]?,
+                       pool: WorkerPool) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
+        let verdicts = pool.map(evidence.candidates.addressCount, chunkSize: 2048,
+                                workerState: { [Double](repeating: 0, count: CandidateFeatures.names.count) }) { _, x, a in
+            verdict(of: a, evidence: evidence, model: model, options: options, previous: previous?[a], features: &x)
+        }
+        var links: [Link] = []
+        links.reserveCapacity(verdicts.reduce(0) { $1.unlinked == nil ? $0 + 1 : $0 })
+        for (a, v) in verdicts.enumerated() where v.unlinked == nil {
+            let c = evidence.candidates[a].dropFirst(v.rank).first!
+            links.append(Link(addressIndex: a, buildingIndex: Int(c.building), method: c.covers ? .exact : .proximity,
+                              confidence: v.confidence, distance: Double(c.distance)))
+        }
+        return (links, verdicts.map(\.unlinked))
+    }
+
+    static func verdict(of a: Int, evidence: LinkEvidence, model: LinkModel, options: LinkOptions, previous: Int?,
+                        features x: inout [Double]) -> Verdict {
+        let list = evidence.candidates[a]
+        guard !list.isEmpty else { return Verdict(rank: 0, confidence: 0, unlinked: .nothingWithinReach) }
+        var best = 0, bestP = -1.0
+        var probabilities: [Double] = []
+        probabilities.reserveCapacity(list.count)
+        for rank in 0..<list.count {
+            CandidateFeatures.fill(&x, address: a, rank: rank, evidence: evidence)
+            let p = model.probability(x)
+            probabilities.append(p)
+            if p > bestP { best = rank; bestP = p }  // ties: the nearer
+        }
+        if let previous, let kept = keepsPrevious(previous, list: list, best: best, probabilities: probabilities, model: model, options: options) {
+            best = kept
+        }
+        let confidence = rounded(model.confidence(probabilities[best]))
+        guard confidence >= minimumConfidence else {
+            // In words: the likeliest building is nearer to another address that sees it first,
+            // or it is simply too doubtful (too far, too many alike).
+            CandidateFeatures.fill(&x, address: a, rank: best, evidence: evidence)
+            let owned = x[CandidateFeatures.names.firstIndex(of: "claimants_closer")!] > 0
+            return Verdict(rank: best, confidence: confidence, unlinked: owned ? .ownedByAnotherAddress : .lowConfidence)
+        }
+        return Verdict(rank: best, confidence: confidence, unlinked: nil)
+    }
+
+    /// Snapshots: the previous building stays when it is still a candidate the model would link,
+    /// it covers the point if the new choice does, and otherwise it is at most `stickyMargin`
+    /// metres farther than the new choice (links do not flap between near-equal buildings).
+    private static func keepsPrevious(_ previous: Int, list: ArraySlice<CandidateTable.Candidate>, best: Int,
+                                      probabilities: [Double], model: LinkModel, options: LinkOptions) -> Int? {
+        guard let rank = list.firstIndex(where: { Int($0.building) == previous }).map({ $0 - list.startIndex }), rank != best else { return nil }
+        let old = list[list.startIndex + rank], new = list[list.startIndex + best]
+        guard model.confidence(probabilities[rank]) >= minimumConfidence else { return nil }
+        if new.covers { return old.covers ? rank : nil }
+        return Double(old.distance) <= Double(new.distance) + options.stickyMargin ? rank : nil
+    }
+
+    static func rounded(_ c: Double) -> Double { (min(1, max(0, c)) * 1000).rounded() / 1000 }
+}

@@ -1,0 +1,122 @@
+"""Scores flyr-link beside the naive baseline (containment, then the nearest building within 30 m)
+on every truth set, and prints a Markdown report.
+
+    benchmarks/evaluate.sh       # builds, fits the fold models, runs this
+
+Real sets (la_dev, dk_roadpoints, dk) are scored out-of-fold: every address by a model fitted
+without its 400 m block's fold (fit.py --folds-dir), its calibration included. flyr-synth is
+scored on a city of a seed the model never saw, with the shipped model (--model).
+"""
+import argparse
+import csv
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import truthsets  # noqa: E402
+
+BANDS = [(0.5, 0.6), (0.6, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 0.95), (0.95, 1.0001)]
+
+
+def unlinked_reasons(out_dir):
+    features = json.load(open(Path(out_dir) / "addresses.geojson"))["features"]
+    return {f["properties"]["id"]: f["properties"].get("unlinked_reason") for f in features
+            if f["properties"].get("building_id") is None}
+
+
+def report(name, links, reasons, truth, addresses, naive):
+    s = truthsets.score(links, truth, addresses)
+    n = truthsets.score(naive, truth, addresses)
+    lines = [f"### {name}", "",
+             "| | precision | recall | F1 | links | right | addresses (with a building) |", "|---|---|---|---|---|---|---|",
+             f"| flyr-link | {s['precision']:.3f} | {s['recall']:.3f} | **{s['f1']:.3f}** | {s['links']} | {s['right']} | {s['addresses']} ({s['with_building']}) |",
+             f"| naive | {n['precision']:.3f} | {n['recall']:.3f} | {n['f1']:.3f} | {n['links']} | {n['right']} | {n['addresses']} ({n['with_building']}) |",
+             ""]
+    ids = [a for a in addresses if a in truth]
+    # Per match method.
+    lines += ["| method | links | right | share right |", "|---|---|---|---|"]
+    for method in ("gold_exact", "gold_proximity"):
+        made = [a for a in ids if a in links and links[a][1] == method]
+        right = sum(1 for a in made if links[a][0] in truth[a])
+        lines.append(f"| {method} | {len(made)} | {right} | {right / len(made):.3f} |" if made else f"| {method} | 0 | 0 | — |")
+    lines.append("")
+    # Reliability: in each band of confidence, the share of links that are right.
+    lines += ["| confidence | links | mean confidence | share right | gap |", "|---|---|---|---|---|"]
+    for lo, hi in BANDS:
+        made = [a for a in ids if a in links and lo <= links[a][2] < hi]
+        if not made:
+            continue
+        right = sum(1 for a in made if links[a][0] in truth[a]) / len(made)
+        mean = sum(links[a][2] for a in made) / len(made)
+        lines.append(f"| {lo:.2f}–{min(hi, 1):.2f} | {len(made)} | {mean:.3f} | {right:.3f} | {right - mean:+.3f} |")
+    lines.append("")
+    # Unlinked addresses: right to leave them (no building of theirs in the data) or a missed link.
+    lines += ["| unlinked reason | addresses | right to leave unlinked | missed a building |", "|---|---|---|---|"]
+    by_reason = {}
+    for a in ids:
+        if a not in links:
+            by_reason.setdefault(reasons.get(a) or "—", []).append(a)
+    for reason, group in sorted(by_reason.items()):
+        ok = sum(1 for a in group if not truth[a])
+        lines.append(f"| {reason} | {len(group)} | {ok} | {len(group) - ok} |")
+    lines.append("")
+    return lines, s, n
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default=str(truthsets.ROOT / ".build" / "release"))
+    ap.add_argument("--folds-dir", required=True, help="fit.py --folds-dir output")
+    ap.add_argument("--model", default=str(Path(__file__).resolve().parent / "link-model.json"))
+    ap.add_argument("--synth", default="202:20000", help="SEED:BUILDINGS of the flyr-synth city to score (never fitted on)")
+    ap.add_argument("--work")
+    args = ap.parse_args()
+    work = Path(args.work or tempfile.mkdtemp(prefix="flyr-eval-"))
+    binary = Path(args.bin) / "flyr-link"
+    folds = {}
+    with open(Path(args.folds_dir) / "folds.csv", newline="") as f:
+        for r in csv.DictReader(f):
+            folds.setdefault(r["dataset"], {})[r["address_id"]] = int(r["fold"])
+    out = ["## Accuracy: flyr-link against the naive baseline", ""]
+    summary = []
+    for s in truthsets.real_sets():
+        if not s.available():
+            continue
+        truth = s.load_truth()
+        links, reasons = {}, {}
+        for k in range(truthsets.FOLDS):
+            d = work / f"{s.name}-fold{k}"
+            fold_links = s.run(binary, d, ["--link-model", str(Path(args.folds_dir) / f"fold-{k}.json")])
+            fold_reasons = unlinked_reasons(d)
+            for a, fold in folds[s.name].items():
+                if fold != k:
+                    continue
+                if a in fold_links:
+                    links[a] = fold_links[a]
+                elif a in fold_reasons:
+                    reasons[a] = fold_reasons[a]
+        naive = s.run(binary, work / f"{s.name}-naive", ["--matcher", "naive", "--max-distance", "30", "--units", "none"])
+        lines, sc, nv = report(f"{s.name} ({s.about}; out-of-fold, 5 spatial folds of 400 m blocks)", links, reasons, truth,
+                               list(folds[s.name]), naive)
+        out += lines
+        summary.append((s.name + " (out-of-fold)", sc, nv))
+    seed, n = (int(v) for v in args.synth.split(":"))
+    s = truthsets.synth_set(args.bin, seed, n, work)
+    truth = s.load_truth()
+    links = s.run(binary, work / "synth", ["--link-model", args.model])
+    naive = s.run(binary, work / "synth-naive", ["--matcher", "naive", "--max-distance", "30", "--units", "none"])
+    lines, sc, nv = report(f"{s.name}, {n} buildings (a seed never fitted on; shipped model)", links, unlinked_reasons(work / "synth"),
+                           truth, list(truth), naive)
+    out += lines
+    summary.append((f"{s.name}, {n} buildings", sc, nv))
+    head = ["| data | flyr-link P / R / F1 | naive P / R / F1 |", "|---|---|---|"]
+    for name, sc, nv in summary:
+        head.append(f"| {name} | {sc['precision']:.3f} / {sc['recall']:.3f} / **{sc['f1']:.3f}** | "
+                    f"{nv['precision']:.3f} / {nv['recall']:.3f} / {nv['f1']:.3f} |")
+    print("\n".join(head + [""] + out))
+
+
+if __name__ == "__main__":
+    main()

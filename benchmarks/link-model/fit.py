@@ -1,0 +1,198 @@
+"""Fits flyr-link's link model on the truth sets and writes it as a versioned JSON file.
+
+    benchmarks/link-model/fit.sh            # the one command: builds, fits, writes link-model.json
+
+What it does, in order:
+1. runs flyr-link with --write-evidence on each training set (la_dev, dk_roadpoints, dk, one
+   flyr-synth city, seed 101): every candidate building of every address with its features;
+2. labels each candidate from the set's truth (right building or not);
+3. deals the addresses to five spatial folds (400 m blocks; truthsets.spatial_folds);
+4. fits gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier, fixed settings,
+   one thread, so the same data gives the same file) on all folds;
+5. calibrates: the out-of-fold probability of each address's chosen candidate against whether it
+   was right, by isotonic regression;
+6. writes the trees, the calibration and the feature names (link-model.json), and with
+   --folds-dir, one model per fold fitted without that fold (each with its own calibration from
+   an inner cross-validation of its training folds) plus folds.csv, which
+   benchmarks/evaluate.sh runs the binary with to score every address out-of-fold.
+"""
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # histogram sums in one order: the same data gives the same model
+
+import argparse
+import csv
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.isotonic import IsotonicRegression
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import truthsets  # noqa: E402
+
+FORMAT, VERSION = "flyr-link-model", 1
+SYNTH_TRAIN = (101, 6000)  # seed, buildings: a city no evaluation uses
+PARAMS = dict(max_iter=120, learning_rate=0.08, max_leaf_nodes=12, min_samples_leaf=30, l2_regularization=1.0,
+              early_stopping=False, random_state=0)
+
+
+def training_sets(binary_dir, work):
+    sets = [s for s in truthsets.real_sets() if s.available()]
+    return sets + [truthsets.synth_set(binary_dir, *SYNTH_TRAIN, work)]
+
+
+class Table:
+    """Every candidate of every training address: features, label, dataset, address, fold."""
+
+    def __init__(self, names):
+        self.names, self.x, self.y, self.w, self.group, self.fold, self.dataset = names, [], [], [], [], [], []
+
+
+def gather(binary_dir, work):
+    binary = Path(binary_dir) / "flyr-link"
+    rows_by_set = []
+    names = None
+    for s in training_sets(binary_dir, work):
+        out = Path(work) / ("out-" + s.name.replace(" ", "-"))
+        evidence = Path(work) / ("evidence-" + s.name.replace(" ", "-") + ".csv")
+        s.run(binary, out, ["--write-evidence", str(evidence), "--units", "none"])
+        truth = s.load_truth()
+        folds = truthsets.spatial_folds(truthsets.address_lonlat(out))
+        with open(evidence, newline="") as f:
+            reader = csv.reader(f)
+            header = next(reader)
+            feature_names = header[2:-1]
+            names = names or feature_names
+            assert feature_names == names, "the sets' evidence files list different features"
+            rows = [r for r in reader if r[0] in truth]
+        rows_by_set.append((s, truth, folds, rows))
+        print(f"  {s.name}: {len(truth)} addresses with truth, {len(rows)} candidates", file=sys.stderr)
+    # Each set weighs by the square root of its size relative to the largest: the small real
+    # sets are not drowned by the large one, nor do they count as much as it.
+    largest = max(len(r) for *_, r in rows_by_set)
+    t = Table(names)
+    for k, (s, truth, folds, rows) in enumerate(rows_by_set):
+        weight = (largest / max(len(rows), 1)) ** 0.5
+        for r in rows:
+            t.x.append([float(v) for v in r[2:-1]])
+            t.y.append(1 if r[1] in truth[r[0]] else 0)
+            t.w.append(weight)
+            t.group.append((k, r[0]))
+            t.fold.append(folds[r[0]])
+            t.dataset.append(s.name)
+    t.x, t.y, t.w, t.fold = np.array(t.x), np.array(t.y), np.array(t.w), np.array(t.fold)
+    return t, rows_by_set
+
+
+def fit_trees(x, y, w):
+    return HistGradientBoostingClassifier(**PARAMS).fit(x, y, sample_weight=w)
+
+
+def chosen(t, p, rows):
+    """Per address among `rows` (candidate indices): the likeliest candidate's probability and whether it is right."""
+    best = {}
+    for i in rows:
+        g = t.group[i]
+        if g not in best or p[i] > p[best[g]]:  # ties: the first (nearest) candidate
+            best[g] = i
+    idx = np.array(sorted(best.values()))
+    return p[idx], t.y[idx]
+
+
+def out_of_fold(t, rows, folds):
+    """Probabilities for `rows`, each from trees fitted on the other folds among `rows`."""
+    p = np.zeros(len(t.y))
+    for k in folds:
+        test = [i for i in rows if t.fold[i] == k]
+        train = [i for i in rows if t.fold[i] != k]
+        if not test:
+            continue
+        p[test] = fit_trees(t.x[train], t.y[train], t.w[train]).predict_proba(t.x[test])[:, 1]
+    return p
+
+
+def calibration(t, rows, p):
+    ps, right = chosen(t, p, rows)
+    iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True).fit(ps, right)
+    return {"x": [float(v) for v in iso.X_thresholds_], "y": [float(v) for v in iso.y_thresholds_]}
+
+
+def export(model, names, calib, fitted_on):
+    trees = []
+    for (predictor,) in model._predictors:
+        nodes = predictor.nodes
+        # Renumbered breadth-first from the root: children always after their parent.
+        order, at = [0], 0
+        while at < len(order):
+            n = nodes[order[at]]
+            if not n["is_leaf"]:
+                order += [int(n["left"]), int(n["right"])]
+            at += 1
+        new = {old: k for k, old in enumerate(order)}
+        tree = {"feature": [], "threshold": [], "left": [], "right": [], "value": []}
+        for old in order:
+            n = nodes[old]
+            leaf = bool(n["is_leaf"])
+            tree["feature"].append(-1 if leaf else int(n["feature_idx"]))
+            tree["threshold"].append(0.0 if leaf else float(n["num_threshold"]))
+            tree["left"].append(0 if leaf else new[int(n["left"])])
+            tree["right"].append(0 if leaf else new[int(n["right"])])
+            tree["value"].append(float(n["value"]) if leaf else 0.0)
+        trees.append(tree)
+    return {"format": FORMAT, "version": VERSION, "fitted_on": fitted_on, "features": names,
+            "parameters": {k: v for k, v in PARAMS.items()}, "baseline": float(np.ravel(model._baseline_prediction)[0]),
+            "trees": trees, "calibration": calib}
+
+
+def write_json(obj, path):
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(obj, separators=(",", ":")) + "\n")
+    tmp.replace(path)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", default=str(truthsets.ROOT / ".build" / "release"), help="directory with flyr-link and flyr-synth")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "link-model.json"))
+    ap.add_argument("--folds-dir", help="also write fold-K.json (fitted without fold K) and folds.csv here")
+    ap.add_argument("--work", help="working directory (default: a temporary one)")
+    args = ap.parse_args()
+    work = args.work or tempfile.mkdtemp(prefix="flyr-fit-")
+    print(f"gathering evidence in {work}", file=sys.stderr)
+    t, sets = gather(args.bin, work)
+    every = list(range(len(t.y)))
+    folds = list(range(truthsets.FOLDS))
+    fitted_on = [s.about + f" ({s.name})" for s, *_ in sets]
+
+    print("fitting the model and its calibration (out-of-fold)", file=sys.stderr)
+    oof = out_of_fold(t, every, folds)
+    model = export(fit_trees(t.x, t.y, t.w), t.names, calibration(t, every, oof), fitted_on)
+    write_json(model, args.out)
+    print(f"wrote {args.out}: {len(model['trees'])} trees", file=sys.stderr)
+
+    if args.folds_dir:
+        d = Path(args.folds_dir)
+        d.mkdir(parents=True, exist_ok=True)
+        for k in folds:
+            print(f"  fold {k}", file=sys.stderr)
+            train = [i for i in every if t.fold[i] != k]
+            inner = out_of_fold(t, train, [j for j in folds if j != k])
+            m = export(fit_trees(t.x[train], t.y[train], t.w[train]), t.names, calibration(t, train, inner),
+                       fitted_on + [f"all folds but {k}"])
+            write_json(m, d / f"fold-{k}.json")
+        with open(d / "folds.csv", "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["dataset", "address_id", "fold"])
+            for s, truth, fold_of, _ in sets:
+                for a in sorted(fold_of):
+                    w.writerow([s.name, a, fold_of[a]])
+        print(f"wrote {truthsets.FOLDS} fold models and folds.csv to {d}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
