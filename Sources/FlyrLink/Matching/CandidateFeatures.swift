@@ -15,6 +15,7 @@ enum CandidateFeatures {
         "claimants", "claimants_inside", "nearest_claimant_m", "closer_than_claimants_m", "claimants_closer",
         "claimant_same_house", "claimant_number_gap_same_street", "claimants_other_street",
         "larger_closer_candidates", "run_share_inside", "run_median_nearest_m",
+        "nearest_other_address_m", "other_addresses_closer", "side_vs_same_parity", "side_vs_other_parity",
     ]
 
     /// Stands in for "none" where a distance or gap has nothing to measure (never NaN: the trees
@@ -56,6 +57,14 @@ enum CandidateFeatures {
                 }
             }
         }
+        // Every other address that has the building among its candidates, whichever rank.
+        var nearestOther = farAway, othersCloser = 0.0
+        for entry in e.seers[b] where Int(e.owners[Int(entry)]) != a {
+            let od = Double(e.candidates.entry(Int(entry)).distance)
+            nearestOther = min(nearestOther, od)
+            if od < d { othersCloser += 1 }
+        }
+        let side = e.sides.agreement(of: a, offset: (c.dx, c.dy))
         x[0] = d
         x[1] = c.covers ? 1 : 0
         x[2] = Double(rank)
@@ -77,6 +86,10 @@ enum CandidateFeatures {
         x[18] = largerCloser
         x[19] = e.shareInside
         x[20] = e.medianNearest
+        x[21] = nearestOther
+        x[22] = min(othersCloser, 50)
+        x[23] = side.same
+        x[24] = side.other
     }
 }
 
@@ -93,13 +106,18 @@ struct LinkEvidence: Sendable {
     let numbers: [Int]
     /// The addresses whose nearest candidate is building b, ascending.
     let claimants: IndexGroups
+    /// The candidate entries (`CandidateTable.entry`) naming building b, and each entry's address.
+    let seers: IndexGroups
+    let owners: [Int32]
+    let sides: StreetSides
     let reach: Double
     /// The share of addresses inside a footprint, and the median distance from an address to its
     /// nearest footprint (of those with one within reach): how the source places its points.
     let shareInside: Double
     let medianNearest: Double
 
-    init(candidates: CandidateTable, accessory: [Bool], addresses: [AddressPoint], houseKeys: HouseKeys, reach: Double, pool: WorkerPool) {
+    init(candidates: CandidateTable, accessory: [Bool], addresses: [AddressPoint], points: [Point2], houseKeys: HouseKeys,
+         reach: Double, pool: WorkerPool) {
         self.candidates = candidates
         self.accessory = accessory
         self.houseKeys = houseKeys
@@ -113,6 +131,9 @@ struct LinkEvidence: Sendable {
         streets = streetsAndNumbers.map(\.0)
         numbers = streetsAndNumbers.map(\.1)
         claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
+        seers = IndexGroups(count: candidates.entryCount, keyCount: accessory.count) { Int(candidates.entry($0).building) }
+        owners = candidates.entryAddresses()
+        sides = StreetSides(points: points, streets: streets, numbers: numbers, candidates: candidates, pool: pool)
         var inside = 0
         var nearest: [Float] = []
         for a in 0..<candidates.addressCount {

@@ -3,12 +3,15 @@
 /// the evidence reads once the footprints are gone: each candidate carries the measures of its
 /// footprint that the features need (area, whether the nearest point is a corner).
 struct CandidateTable: Sendable {
-    /// 16 bytes, not 32: a run holds a few per address through the decisions (at 1M addresses
+    /// 24 bytes, not 48: a run holds a few per address through the decisions (at 1M addresses
     /// up to 4M of them). Single precision is a micrometre at 40 m and 0.01% of an area.
     struct Candidate: Sendable {
         let building: Int32
         let distance: Float
         let area: Float
+        /// From the address to the footprint's nearest point, in metres (0 when it covers it).
+        let dx: Float
+        let dy: Float
         let covers: Bool
         /// The footprint's nearest point to the address is one of its vertices (the address
         /// faces a corner, not a wall).
@@ -32,6 +35,18 @@ struct CandidateTable: Sendable {
 
     subscript(address: Int) -> ArraySlice<Candidate> {
         candidates[Int(start[address])..<Int(start[address + 1])]
+    }
+
+    /// Every address's candidates in one list (address 0's first): entry e is `entry(e)`.
+    var entryCount: Int { candidates.count }
+
+    func entry(_ e: Int) -> Candidate { candidates[e] }
+
+    /// Which address each entry is a candidate of.
+    func entryAddresses() -> [Int32] {
+        var owner = [Int32](repeating: 0, count: candidates.count)
+        for a in 0..<addressCount { for e in Int(start[a])..<Int(start[a + 1]) { owner[e] = Int32(a) } }
+        return owner
     }
 
     /// The nearest candidate of each address (covering first), or nil.
@@ -94,12 +109,12 @@ extension CandidateSearch {
         guard !near.isEmpty else { return }
         near.sort { $0.bboxDistance != $1.bboxDistance ? $0.bboxDistance < $1.bboxDistance : $0.building < $1.building }
         let footprints = scene.footprints
-        var measured: [(distance: Double, area: Double, building: Int, covers: Bool, corner: Bool)] = []
+        var measured: [(distance: Double, area: Double, building: Int, covers: Bool, corner: Bool, offset: Point2)] = []
         measured.reserveCapacity(8)
         for (boxDistance, b) in near {
             if measured.count >= CandidateTable.limit, boxDistance > measured[CandidateTable.limit - 1].distance { break }
             let footprint = footprints[b]
-            var distance = 0.0, corner = false
+            var distance = 0.0, corner = false, offset = Point2(x: 0, y: 0)
             let covers = boxDistance == 0 && footprint.covers(p)
             if !covers {
                 let (d, q) = footprint.nearestOutlinePoint(to: p)
@@ -107,16 +122,17 @@ extension CandidateSearch {
                 // A point on the outline in its source CRS can land a hair outside after
                 // reprojection: within a millimetre it is on the outline, and so covered.
                 distance = d <= outlineTolerance ? 0 : d
+                if distance > 0 { offset = Point2(x: q.x - p.x, y: q.y - p.y) }
                 corner = d > outlineTolerance && footprint.points.contains { $0.distance(to: q) < 0.01 }
             }
-            measured.append((distance, footprint.area, b, covers || distance == 0, corner))
+            measured.append((distance, footprint.area, b, covers || distance == 0, corner, offset))
             // Nearest first; covering footprints the smaller first; then id (buildings are in id order).
             measured.sort { $0.distance != $1.distance ? $0.distance < $1.distance
                 : $0.area != $1.area ? $0.area < $1.area : $0.building < $1.building }
         }
         for m in measured.prefix(CandidateTable.limit) {
             found.append(.init(building: Int32(m.building), distance: Float(m.distance), area: Float(m.area),
-                               covers: m.covers, atCorner: m.corner))
+                               dx: Float(m.offset.x), dy: Float(m.offset.y), covers: m.covers, atCorner: m.corner))
         }
     }
 }

@@ -238,7 +238,7 @@ public struct LinkPipeline {
         let model = try options.linkModelPath.map { path throws(InputError) in try LinkModel(path: path) } ?? LinkModel.standard
         let candidates = CandidateSearch.candidates(scene, index: index, options: options.link, pool: pool)
         addresses = parkedAddresses.take()!.restore(pool: pool)
-        let evidence = LinkEvidence(candidates: candidates, accessory: accessory, addresses: addresses,
+        let evidence = LinkEvidence(candidates: candidates, accessory: accessory, addresses: addresses, points: scene.addressPoints,
                                     houseKeys: HouseNumber.keys(addresses, pool: pool), reach: options.link.maxDistance, pool: pool)
         if let path = options.evidencePath {
             try EvidenceExport.write(evidence, model: model, addressIDs: addresses.map(\.id),

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Which side of its street an address's building lies on, as its neighbours on the same street
+/// tell it: house numbers of one parity run along one side. Around each address, the same-street
+/// addresses within `radius` give the street's direction (their principal axis); the buildings
+/// nearest to the neighbours of the same parity, and to those of the other parity, lie mostly on
+/// one side each of the line through the address. A candidate on the side of the same-parity
+/// neighbours' buildings is likelier the address's own; what a road point (on the street itself)
+/// cannot tell by distance, this can.
+struct StreetSides: Sendable {
+    static let radius = 50.0
+
+    /// Per address: the street's direction here (unit; zero when unknown), and the mean side (−1…1)
+    /// of the same-parity and other-parity neighbours' nearest buildings.
+    private let direction: [(Float, Float)]
+    private let sameParity: [Float]
+    private let otherParity: [Float]
+
+    init(points: [Point2], streets: [UInt64], numbers: [Int], candidates: CandidateTable, pool: WorkerPool) {
+        let grid = BoxGrid(count: points.count, cellSize: 2 * Self.radius, pool: pool) { i in
+            BBox(minX: points[i].x, minY: points[i].y, maxX: points[i].x, maxY: points[i].y)
+        }
+        let found = pool.map(points.count, chunkSize: 4096, workerState: { [Int]() }) { _, near, a -> ((Float, Float), Float, Float) in
+            Self.sides(of: a, points: points, streets: streets, numbers: numbers, candidates: candidates, grid: grid, scratch: &near)
+        }
+        direction = found.map(\.0)
+        sameParity = found.map(\.1)
+        otherParity = found.map(\.2)
+    }
+
+    /// Where a candidate at `offset` from address `a` lies against its same-parity and
+    /// other-parity neighbours' buildings: +1 on their side, −1 across, 0 unknown (each).
+    func agreement(of a: Int, offset: (dx: Float, dy: Float)) -> (same: Double, other: Double) {
+        let (ux, uy) = direction[a]
+        let cross = ux * offset.dy - uy * offset.dx
+        guard ux != 0 || uy != 0, abs(cross) > 0.5 else { return (0, 0) }
+        let side: Float = cross > 0 ? 1 : -1
+        return (Double(side * sameParity[a]), Double(side * otherParity[a]))
+    }
+
+    private static func sides(of a: Int, points: [Point2], streets: [UInt64], numbers: [Int], candidates: CandidateTable,
+                              grid: BoxGrid, scratch near: inout [Int]) -> ((Float, Float), Float, Float) {
+        let none: ((Float, Float), Float, Float) = ((0, 0), 0, 0)
+        guard streets[a] != 0, numbers[a] >= 0 else { return none }
+        let p = points[a]
+        near.removeAll(keepingCapacity: true)
+        grid.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: radius)) { o, _ in
+            if o != a, streets[o] == streets[a], numbers[o] >= 0, numbers[o] != numbers[a], points[o].distance(to: p) <= radius { near.append(o) }
+        }
+        guard near.count >= 2 else { return none }
+        near.sort()  // the sums below in one order whatever the grid's
+        // The principal axis of the street's points here.
+        var mx = p.x, my = p.y
+        for o in near { mx += points[o].x; my += points[o].y }
+        let n = Double(near.count + 1)
+        mx /= n; my /= n
+        var sxx = (p.x - mx) * (p.x - mx), syy = (p.y - my) * (p.y - my), sxy = (p.x - mx) * (p.y - my)
+        for o in near {
+            let dx = points[o].x - mx, dy = points[o].y - my
+            sxx += dx * dx; syy += dy * dy; sxy += dx * dy
+        }
+        guard sxx + syy > 1 else { return none }
+        let angle = 0.5 * atan2(2 * sxy, sxx - syy)
+        let ux = cos(angle), uy = sin(angle)
+        var same = 0.0, sameCount = 0.0, other = 0.0, otherCount = 0.0
+        for o in near {
+            guard let first = candidates.first(of: o) else { continue }
+            // The neighbour's nearest building (its point when inside one), against the line through a.
+            let bx = points[o].x + Double(first.dx) - p.x, by = points[o].y + Double(first.dy) - p.y
+            let cross = ux * by - uy * bx
+            guard abs(cross) > 0.5 else { continue }
+            let side = cross > 0 ? 1.0 : -1.0
+            if (numbers[o] - numbers[a]) % 2 == 0 { same += side; sameCount += 1 } else { other += side; otherCount += 1 }
+        }
+        return ((Float(ux), Float(uy)), sameCount > 0 ? Float(same / sameCount) : 0, otherCount > 0 ? Float(other / otherCount) : 0)
+    }
+}
