@@ -20,6 +20,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Output directory (replaced atomically when the run succeeds), or postgresql://… / PG:<conninfo> to write the campaign's tables into PostGIS.")
     var out: String?
 
+    @Flag(help: "Replace the --out directory even if flyr-link did not write it (never the current directory, its parents, or one holding an input).")
+    var overwrite = false
+
     @Option(help: "Campaign UUID the links belong to (default: derived from the input names).")
     var campaign: String?
 
@@ -45,10 +48,12 @@ struct RunCommand: ParsableCommand {
     nonisolated(unsafe) static var finished: LinkRun?
 
     func run() throws {
+        InterruptCleanup.install()
         do {
             var flags = RunSettings()
             sources.apply(to: &flags)
             flags.out = out
+            if overwrite { flags.overwrite = true }
             flags.campaign = campaign
             linking.apply(to: &flags)
             flags.only = only
@@ -57,6 +62,8 @@ struct RunCommand: ParsableCommand {
             flags.writeEvidence = writeEvidence
             let settings = try pipeline.map { p throws(InputError) in flags.merged(over: try PipelineFile.load(p)) } ?? flags
             let options = try settings.options()
+            // A directory that may not be replaced fails the run now, not after all the linking.
+            try OutputTarget.check(options)
             let progress = linking.progress
             let run = try LinkPipeline(options: options, observer: progress.observer).run()
             progress.event(.started(.write, detail: PostgresTarget.redacted(options.outputDirectory)))

@@ -2,24 +2,31 @@ import Foundation
 
 /// An output directory written as a whole or not at all: files go to a hidden temporary sibling,
 /// which then replaces the target in one atomic step (renameat2 RENAME_EXCHANGE on Linux), so a
-/// failed or killed run leaves the previous output untouched and never half-written.
+/// failed or killed run leaves the previous output untouched and never half-written. Only a
+/// directory flyr-link wrote (or an empty one, or with `--overwrite`) is replaced: see `OutputTarget`.
+/// A killed run's temporary siblings are removed by the next run (`StagingLeftovers`).
 final class OutputDirectory {
     let target: URL
     let staging: URL
     private var committed = false
+    /// Holds the flock on the staging directory's marker: the staging directory is this run's.
+    private let markerLock: Int32
+    /// The previous output's marker, locked before the swap moves it into `staging`, so no other
+    /// run takes the directory for a dead run's leftover while this one is still removing it.
+    private var previousMarkerLock: Int32 = -1
 
-    init(path: String) throws(OutputError) {
+    /// Fails, touching nothing, unless the target may be replaced (`OutputTarget`); `inputs` are
+    /// the run's input locations, never to be replaced.
+    init(path: String, overwrite: Bool = false, inputs: [String] = []) throws(OutputError) {
+        try OutputTarget.check(path: path, overwrite: overwrite, inputs: inputs)
         target = URL(fileURLWithPath: path).standardizedFileURL
         let parent = target.deletingLastPathComponent()
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: target.path, isDirectory: &isDir), !isDir.boolValue {
-            throw OutputError("output \(target.path) exists and is not a directory")
-        }
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
             throw OutputError("cannot create \(parent.path): \(error.localizedDescription)")
         }
+        StagingLeftovers.clean(target)
         staging = parent.appendingPathComponent(".\(target.lastPathComponent).tmp-\(getpid())")
         try? FileManager.default.removeItem(at: staging)
         do {
@@ -27,31 +34,66 @@ final class OutputDirectory {
         } catch {
             throw OutputError("cannot write in \(parent.path): \(error.localizedDescription)")
         }
+        ActiveStaging.add(staging.path)
+        do {
+            markerLock = try OutputMarker.writeLocked(in: staging)
+        } catch {
+            ActiveStaging.remove(staging.path)
+            try? FileManager.default.removeItem(at: staging)
+            throw error
+        }
     }
 
     deinit {
         if !committed { try? FileManager.default.removeItem(at: staging) }
+        ActiveStaging.remove(staging.path)
+        close(markerLock)
+        if previousMarkerLock >= 0 { close(previousMarkerLock) }
     }
 
     func path(_ name: String) -> String { staging.appendingPathComponent(name).path }
 
-    /// Puts the staged files in place of the target.
+    /// Puts the staged files in place of the target. With the signal handlers' lock held
+    /// (`ActiveStaging`): an interrupt removes the staging directory before or after, never between renames.
     func commit() throws(OutputError) {
-        if !FileManager.default.fileExists(atPath: target.path) {
-            guard rename(staging.path, target.path) == 0 else {
-                throw OutputError("cannot move output into \(target.path): \(String(cString: strerror(errno)))")
+        let old = staging.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).old-\(getpid())")
+        let previous = try ActiveStaging.exclusively { () throws(OutputError) -> URL? in
+            if !FileManager.default.fileExists(atPath: target.path) {
+                guard rename(staging.path, target.path) == 0 else {
+                    throw OutputError("cannot move output into \(target.path): \(String(cString: strerror(errno)))")
+                }
+                committed = true
+                return nil
             }
-        } else if AtomicRename.exchange(staging.path, target.path) {
-            try? FileManager.default.removeItem(at: staging)  // now holds the previous output
-        } else {
+            lockPreviousMarker()
+            if AtomicRename.exchange(staging.path, target.path) {
+                committed = true
+                return staging  // now holds the previous output
+            }
             // No RENAME_EXCHANGE here: move the old one aside, then the new one in.
-            let old = staging.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).old-\(getpid())")
-            guard rename(target.path, old.path) == 0, rename(staging.path, target.path) == 0 else {
+            guard rename(target.path, old.path) == 0 else {
                 throw OutputError("cannot replace \(target.path): \(String(cString: strerror(errno)))")
             }
-            try? FileManager.default.removeItem(at: old)
+            ActiveStaging.add(old.path)
+            guard rename(staging.path, target.path) == 0 else {
+                let message = String(cString: strerror(errno))
+                ActiveStaging.remove(old.path)
+                _ = rename(old.path, target.path)  // the previous output back in place
+                throw OutputError("cannot replace \(target.path): \(message)")
+            }
+            committed = true
+            return old
         }
-        committed = true
+        if let previous {
+            try? FileManager.default.removeItem(at: previous)
+            ActiveStaging.remove(previous.path)
+        }
+    }
+
+    private func lockPreviousMarker() {
+        let fd = open(target.appendingPathComponent(OutputMarker.name).path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 { previousMarkerLock = fd } else { close(fd) }
     }
 }
 

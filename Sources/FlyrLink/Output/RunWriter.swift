@@ -12,7 +12,8 @@ public enum RunWriter {
             _ = try PGCampaignWriter.write(run, conninfo: conninfo)
             return
         }
-        let dir = try OutputDirectory(path: run.options.outputDirectory)
+        let dir = try OutputDirectory(path: run.options.outputDirectory, overwrite: run.options.overwrite,
+                                      inputs: run.options.inputLocations)
         try writeLinks(run, to: dir.path("links.csv"))
         try writeRejects(run, to: dir.path("rejects.csv"))
         if run.options.only == .all {
@@ -21,6 +22,7 @@ public enum RunWriter {
                                        features: dir.path("features.geojson"))
         }
         try writeReport(run.report, to: dir.path("report.json"))
+        TestPause.point("staged")
         try dir.commit()
     }
 

@@ -7,8 +7,9 @@ import TOMLKit
 public enum PipelineFile {
     static let pathKeys: Set<String> = ["buildings", "addresses", "territory", "out", "link_model"]
     static let stringKeys: Set<String> = ["buildings", "buildings_layer", "buildings_crs", "addresses", "addresses_layer",
-                                          "addresses_crs", "territory", "territory_layer", "out", "campaign", "units", "only", "matcher", "parquet_reader", "link_model"]
-    static let knownKeys = stringKeys.union(["max_distance", "threads", "address_fields", "building_fields", "name", "description"])
+                                          "addresses_crs", "territory", "territory_layer", "out", "campaign", "units", "only", "matcher", "parquet_reader",
+                                          "link_model"]
+    static let knownKeys = stringKeys.union(["max_distance", "threads", "overwrite", "address_fields", "building_fields", "name", "description"])
 
     public static func load(_ path: String) throws(InputError) -> RunSettings {
         let table = try parse(path)
@@ -71,6 +72,10 @@ public enum PipelineFile {
         if let v = table["max_distance"] {
             guard let d = v.double ?? v.int.map(Double.init) else { throw InputError("\(file): 'max_distance' must be a number") }
             s.maxDistance = d
+        }
+        if let v = table["overwrite"] {
+            guard let b = v.bool else { throw InputError("\(file): 'overwrite' must be true or false") }
+            s.overwrite = b
         }
         if let v = table["threads"] {
             guard let n = v.int else { throw InputError("\(file): 'threads' must be an integer") }

@@ -24,6 +24,8 @@ public struct RunOptions: Sendable, Codable {
     public var addresses: SourceSpec
     public var territory: SourceSpec?
     public var outputDirectory: String
+    /// Replace `outputDirectory` even when flyr-link did not write it (`--overwrite`; see `OutputTarget`).
+    public var overwrite = false
     /// The campaign the links belong to; a UUID. Nil: derived from the input names (see `resolvedCampaignID`).
     public var campaignID: String?
     public var link = LinkOptions()

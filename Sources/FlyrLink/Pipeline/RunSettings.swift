@@ -10,6 +10,7 @@ public struct RunSettings: Sendable, Equatable {
     public var territory: String?
     public var territoryLayer: String?
     public var out: String?
+    public var overwrite: Bool?
     public var campaign: String?
     public var maxDistance: Double?
     public var units: String?
@@ -38,6 +39,7 @@ public struct RunSettings: Sendable, Equatable {
         r.territory = territory ?? base.territory
         r.territoryLayer = territoryLayer ?? base.territoryLayer
         r.out = out ?? base.out
+        r.overwrite = overwrite ?? base.overwrite
         r.campaign = campaign ?? base.campaign
         r.maxDistance = maxDistance ?? base.maxDistance
         r.units = units ?? base.units
@@ -61,6 +63,7 @@ public struct RunSettings: Sendable, Equatable {
                            outputDirectory: out)
         o.territory = territory.map { SourceSpec.parse($0, layer: territoryLayer) }
         o.campaignID = campaign
+        o.overwrite = overwrite ?? false
         if let maxDistance { o.link.maxDistance = maxDistance }
         if let units {
             guard let u = RunOptions.UnitsMode(rawValue: units) else { throw InputError("units must be split or none, not '\(units)'") }

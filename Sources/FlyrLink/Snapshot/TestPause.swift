@@ -1,8 +1,9 @@
 import Foundation
 
 /// A hook for the killed-run tests: with `FLYR_TEST_PAUSE_AT=<point>` in the environment the
-/// snapshot command announces the point on stderr and sleeps there until it is killed, so a test
-/// can kill it at exactly that moment. Points: locked, linked, written, staged, published.
+/// snapshot and run commands announce the point on stderr and sleep there until killed, so a test
+/// can kill them at exactly that moment. Snapshot points: locked, linked, written, staged, published;
+/// run: staged (every file written to the staging directory, not yet swapped in).
 enum TestPause {
     static let variable = "FLYR_TEST_PAUSE_AT"
 
