@@ -36,7 +36,7 @@ import truthsets  # noqa: E402
 
 FORMAT, VERSION = "flyr-link-model", 1
 SYNTH_TRAIN = (101, 6000)  # seed, buildings: a city no evaluation uses
-PARAMS = dict(max_iter=100, learning_rate=0.1, max_leaf_nodes=24, min_samples_leaf=30, l2_regularization=1.0,
+PARAMS = dict(max_iter=40, learning_rate=0.25, max_leaf_nodes=8, min_samples_leaf=30, l2_regularization=1.0,
               early_stopping=False, random_state=0)
 
 

@@ -16,7 +16,11 @@ enum CandidateFeatures {
         "claimant_same_house", "claimant_number_gap_same_street", "claimants_other_street",
         "larger_closer_candidates", "run_share_inside", "run_median_nearest_m",
         "nearest_other_address_m", "other_addresses_closer", "side_vs_same_parity", "side_vs_other_parity",
+        "along_street_m", "across_street_m", "left_of_rising_numbers", "odd_number",
     ]
+
+    /// Where "claimants_closer" sits in a row (the unlinked reason reads it).
+    static let claimantsCloser = names.firstIndex(of: "claimants_closer")!
 
     /// Stands in for "none" where a distance or gap has nothing to measure (never NaN: the trees
     /// compare numbers only).
@@ -59,12 +63,15 @@ enum CandidateFeatures {
         }
         // Every other address that has the building among its candidates, whichever rank.
         var nearestOther = farAway, othersCloser = 0.0
-        for entry in e.seers[b] where Int(e.owners[Int(entry)]) != a {
-            let od = Double(e.candidates.entry(Int(entry)).distance)
+        let limit = CandidateTable.limit
+        for slot in e.seers[b] where Int(slot) / limit != a {
+            let other = e.candidates[Int(slot) / limit]
+            let od = Double(other[other.startIndex + Int(slot) % limit].distance)
             nearestOther = min(nearestOther, od)
             if od < d { othersCloser += 1 }
         }
         let side = e.sides.agreement(of: a, offset: (c.dx, c.dy))
+        let placement = e.sides.alongAndAcross(of: a, offset: (c.dx, c.dy))
         x[0] = d
         x[1] = c.covers ? 1 : 0
         x[2] = Double(rank)
@@ -90,6 +97,10 @@ enum CandidateFeatures {
         x[22] = min(othersCloser, 50)
         x[23] = side.same
         x[24] = side.other
+        x[25] = placement.along
+        x[26] = placement.across
+        x[27] = e.sides.leftOfRisingNumbers(a, offset: (c.dx, c.dy))
+        x[28] = number < 0 ? -1 : Double(number % 2)
     }
 }
 
@@ -106,9 +117,8 @@ struct LinkEvidence: Sendable {
     let numbers: [Int]
     /// The addresses whose nearest candidate is building b, ascending.
     let claimants: IndexGroups
-    /// The candidate entries (`CandidateTable.entry`) naming building b, and each entry's address.
+    /// The (address, rank) pairs whose candidate is building b, as address × limit + rank.
     let seers: IndexGroups
-    let owners: [Int32]
     let sides: StreetSides
     let reach: Double
     /// The share of addresses inside a footprint, and the median distance from an address to its
@@ -131,8 +141,10 @@ struct LinkEvidence: Sendable {
         streets = streetsAndNumbers.map(\.0)
         numbers = streetsAndNumbers.map(\.1)
         claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
-        seers = IndexGroups(count: candidates.entryCount, keyCount: accessory.count) { Int(candidates.entry($0).building) }
-        owners = candidates.entryAddresses()
+        seers = IndexGroups(count: candidates.addressCount * CandidateTable.limit, keyCount: accessory.count) { slot in
+            let list = candidates[slot / CandidateTable.limit], rank = slot % CandidateTable.limit
+            return rank < list.count ? Int(list[list.startIndex + rank].building) : nil
+        }
         sides = StreetSides(points: points, streets: streets, numbers: numbers, candidates: candidates, pool: pool)
         var inside = 0
         var nearest: [Float] = []

@@ -20,38 +20,32 @@ struct CandidateTable: Sendable {
 
     /// The features see the nearest few only: farther ones never won on real data (the fourth
     /// nearest was the true building for under 1% of LA's and Denmark's addresses).
-    static let limit = 4
+    static let limit = 6
 
-    /// Address a's candidates are candidates[start[a]..<start[a + 1]].
+    /// Address a's candidates are candidates[start[a]..<start[a] + counts[a]]: the lists lie in
+    /// the order the search visited the addresses (see `CandidateSearch.candidates`).
     private let start: [Int32]
+    private let counts: [UInt8]
     private let candidates: [Candidate]
+    /// How many of `candidates` are entries (the rest is the search's unused room, handed back).
+    let entryCount: Int
 
-    init(start: [Int32], candidates: [Candidate]) {
+    init(start: [Int32], counts: [UInt8], candidates: [Candidate], entryCount: Int) {
         self.start = start
+        self.counts = counts
         self.candidates = candidates
+        self.entryCount = entryCount
     }
 
-    var addressCount: Int { start.count - 1 }
+    var addressCount: Int { start.count }
 
     subscript(address: Int) -> ArraySlice<Candidate> {
-        candidates[Int(start[address])..<Int(start[address + 1])]
-    }
-
-    /// Every address's candidates in one list (address 0's first): entry e is `entry(e)`.
-    var entryCount: Int { candidates.count }
-
-    func entry(_ e: Int) -> Candidate { candidates[e] }
-
-    /// Which address each entry is a candidate of.
-    func entryAddresses() -> [Int32] {
-        var owner = [Int32](repeating: 0, count: candidates.count)
-        for a in 0..<addressCount { for e in Int(start[a])..<Int(start[a + 1]) { owner[e] = Int32(a) } }
-        return owner
+        candidates[Int(start[address])..<Int(start[address]) + Int(counts[address])]
     }
 
     /// The nearest candidate of each address (covering first), or nil.
     func first(of address: Int) -> Candidate? {
-        start[address] < start[address + 1] ? candidates[Int(start[address])] : nil
+        counts[address] > 0 ? candidates[Int(start[address])] : nil
     }
 }
 
@@ -60,39 +54,56 @@ extension CandidateSearch {
     /// each address's list lands in its own slot, so the table is the same for any thread count.
     static func candidates(_ scene: MetricScene, index: FootprintIndex, options: LinkOptions, pool: WorkerPool) -> CandidateTable {
         let order = scene.searchOrder
-        let chunkSize = 512
-        // Each chunk of the search order as one flat list and its addresses' counts (an array
-        // per address was a million allocations), then laid out in address order.
-        let chunks = pool.map((order.count + chunkSize - 1) / chunkSize, chunkSize: 1) { _, c -> (counts: [UInt8], found: [CandidateTable.Candidate]) in
-            var near: [(bboxDistance: Double, building: Int)] = []
-            var one: [CandidateTable.Candidate] = []
-            var counts: [UInt8] = [], found: [CandidateTable.Candidate] = []
-            for k in c * chunkSize..<min((c + 1) * chunkSize, order.count) {
-                candidates(of: scene.addressPoints[Int(order[k])], scene: scene, index: index, reach: options.maxDistance,
-                           scratch: &near, into: &one)
-                counts.append(UInt8(one.count))
-                found.append(contentsOf: one)
-            }
-            return (counts, found)
-        }
-        var start = [Int32](repeating: 0, count: order.count + 1)
-        for (c, chunk) in chunks.enumerated() {
-            for (k, n) in chunk.counts.enumerated() { start[Int(order[c * chunkSize + k]) + 1] = Int32(n) }
-        }
-        for a in 0..<order.count { start[a + 1] += start[a] }
-        let total = Int(start[order.count])
-        let laidOut = [CandidateTable.Candidate](unsafeUninitializedCapacity: total) { out, made in
-            for (c, chunk) in chunks.enumerated() {
-                var from = 0
-                for (k, n) in chunk.counts.enumerated() {
-                    var at = Int(start[Int(order[c * chunkSize + k])])
-                    for i in from..<from + Int(n) { out.initializeElement(at: at, to: chunk.found[i]); at += 1 }
-                    from += Int(n)
+        let chunkSize = 512, room = chunkSize * CandidateTable.limit
+        let chunkCount = (order.count + chunkSize - 1) / chunkSize
+        // Each chunk of the search order writes its lists into room of its own (pages never
+        // written are never resident); then the lists are moved down to close the gaps, in
+        // place, and the pages left behind are handed back. (Lists made apart and then laid out
+        // held them twice: 290 MB at 1M addresses.)
+        var start = [Int32](repeating: 0, count: order.count)
+        var counts = [UInt8](repeating: 0, count: order.count)
+        var used = [Int](repeating: 0, count: chunkCount)
+        var candidates = [CandidateTable.Candidate](unsafeUninitializedCapacity: chunkCount * room) { _, made in made = chunkCount * room }
+        candidates.withUnsafeMutableBufferPointer { storage in
+            let slots = UncheckedBox(storage)
+            start.withUnsafeMutableBufferPointer { startOut in
+                counts.withUnsafeMutableBufferPointer { countOut in
+                    used.withUnsafeMutableBufferPointer { usedOut in
+                        let shared = UncheckedBox((startOut, countOut, usedOut))
+                        pool.forEachChunk(chunkCount) { _, c in
+                            var near: [(bboxDistance: Double, building: Int)] = []
+                            var one: [CandidateTable.Candidate] = []
+                            var at = c * room
+                            for k in c * chunkSize..<min((c + 1) * chunkSize, order.count) {
+                                let a = Int(order[k])
+                                CandidateSearch.candidates(of: scene.addressPoints[a], scene: scene, index: index, reach: options.maxDistance,
+                                           scratch: &near, into: &one)
+                                shared.value.0[a] = Int32(at)
+                                shared.value.1[a] = UInt8(one.count)
+                                for candidate in one { (slots.value.baseAddress! + at).initialize(to: candidate); at += 1 }
+                            }
+                            shared.value.2[c] = at - c * room
+                        }
+                    }
                 }
             }
-            made = total
         }
-        return CandidateTable(start: start, candidates: laidOut)
+        // Close the gaps, chunk by chunk from the front (an entry only ever moves down).
+        var moveTo = 0
+        var shift = [Int](repeating: 0, count: chunkCount)
+        candidates.withUnsafeMutableBufferPointer { storage in
+            for c in 0..<chunkCount {
+                shift[c] = c * room - moveTo
+                if shift[c] > 0 { (storage.baseAddress! + moveTo).update(from: storage.baseAddress! + c * room, count: used[c]) }
+                moveTo += used[c]
+            }
+            ConsumedPages.dropTail(UnsafeBufferPointer(storage), from: moveTo)
+        }
+        for k in 0..<order.count {
+            let a = Int(order[k])
+            start[a] -= Int32(shift[k / chunkSize])
+        }
+        return CandidateTable(start: start, counts: counts, candidates: candidates, entryCount: moveTo)
     }
 
     /// The nearest `CandidateTable.limit` footprints within `reach` of `p`, into `found`. Boxes

@@ -14,7 +14,9 @@ enum EvidenceExport {
             for (rank, c) in list.enumerated() {
                 CandidateFeatures.fill(&x, address: a, rank: rank, evidence: evidence)
                 // Numbers as the shortest text that reads back as the same double.
-                let row: [String?] = [addressIDs[a], buildingIDs[Int(c.building)]] + x.map { "\($0)" } + ["\(model.probability(x))"]
+                var row: [String?] = [addressIDs[a], buildingIDs[Int(c.building)]]
+                for v in x { row.append("\(v)") }
+                row.append("\(model.probability(x))")
                 CSVWriter.appendRow(row, to: &bytes)
             }
         }

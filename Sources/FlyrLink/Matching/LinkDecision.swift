@@ -19,9 +19,8 @@ enum LinkDecision {
     /// is nearly as good (see `keepsPrevious`).
     static func decide(_ evidence: LinkEvidence, model: LinkModel, options: LinkOptions, previous: [Int?]?,
                        pool: WorkerPool) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
-        let verdicts = pool.map(evidence.candidates.addressCount, chunkSize: 2048,
-                                workerState: { [Double](repeating: 0, count: CandidateFeatures.names.count) }) { _, x, a in
-            verdict(of: a, evidence: evidence, model: model, options: options, previous: previous?[a], features: &x)
+        let verdicts = pool.map(evidence.candidates.addressCount, chunkSize: 2048, workerState: { Scratch() }) { _, scratch, a in
+            verdict(of: a, evidence: evidence, model: model, options: options, previous: previous?[a], scratch: &scratch)
         }
         var links: [Link] = []
         links.reserveCapacity(verdicts.reduce(0) { $1.unlinked == nil ? $0 + 1 : $0 })
@@ -33,19 +32,31 @@ enum LinkDecision {
         return (links, verdicts.map(\.unlinked))
     }
 
+    /// A worker's buffers, reused from address to address: one candidate's features, all of an
+    /// address's candidates' features (a row each) and their probabilities.
+    struct Scratch {
+        var one = [Double](repeating: 0, count: CandidateFeatures.names.count)
+        var rows = [Double](repeating: 0, count: CandidateFeatures.names.count * CandidateTable.limit)
+        var probabilities = [Double](repeating: 0, count: CandidateTable.limit)
+    }
+
     static func verdict(of a: Int, evidence: LinkEvidence, model: LinkModel, options: LinkOptions, previous: Int?,
-                        features x: inout [Double]) -> Verdict {
+                        scratch: inout Scratch) -> Verdict {
         let list = evidence.candidates[a]
         guard !list.isEmpty else { return Verdict(rank: 0, confidence: 0, unlinked: .nothingWithinReach) }
-        var best = 0, bestP = -1.0
-        var probabilities: [Double] = []
-        probabilities.reserveCapacity(list.count)
+        let width = CandidateFeatures.names.count
         for rank in 0..<list.count {
-            CandidateFeatures.fill(&x, address: a, rank: rank, evidence: evidence)
-            let p = model.probability(x)
-            probabilities.append(p)
-            if p > bestP { best = rank; bestP = p }  // ties: the nearer
+            CandidateFeatures.fill(&scratch.one, address: a, rank: rank, evidence: evidence)
+            for f in 0..<width { scratch.rows[rank * width + f] = scratch.one[f] }
         }
+        scratch.rows.withUnsafeBufferPointer { rows in
+            scratch.probabilities.withUnsafeMutableBufferPointer { p in
+                model.probabilities(UnsafeBufferPointer(rebasing: rows[0..<list.count * width]), count: list.count, into: p)
+            }
+        }
+        let probabilities = scratch.probabilities
+        var best = 0
+        for rank in 1..<list.count where probabilities[rank] > probabilities[best] { best = rank }  // ties: the nearer
         if let previous, let kept = keepsPrevious(previous, list: list, best: best, probabilities: probabilities, model: model, options: options) {
             best = kept
         }
@@ -53,8 +64,7 @@ enum LinkDecision {
         guard confidence >= minimumConfidence else {
             // In words: the likeliest building is nearer to another address that sees it first,
             // or it is simply too doubtful (too far, too many alike).
-            CandidateFeatures.fill(&x, address: a, rank: best, evidence: evidence)
-            let owned = x[CandidateFeatures.names.firstIndex(of: "claimants_closer")!] > 0
+            let owned = scratch.rows[best * width + CandidateFeatures.claimantsCloser] > 0
             return Verdict(rank: best, confidence: confidence, unlinked: owned ? .ownedByAnotherAddress : .lowConfidence)
         }
         return Verdict(rank: best, confidence: confidence, unlinked: nil)

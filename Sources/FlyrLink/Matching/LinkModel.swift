@@ -34,9 +34,24 @@ public struct LinkModel: Sendable {
     static let format = "flyr-link-model"
     static let supportedVersion = 1
 
+    /// A tree node as evaluated: the trees laid out in one array, each node's children side by
+    /// side (right = left + 1), 16 bytes a node. A leaf leads to itself whatever the feature
+    /// (threshold +∞), so a tree is walked in exactly its depth in steps with no branch: the
+    /// candidates of an address are walked side by side (independent chains the processor runs
+    /// at once; one candidate at a time with a branch per step was half of a 1M-address run).
+    struct Node: Sendable {
+        let threshold: Double
+        let feature: Int32
+        let left: Int32
+    }
+
     let version: Int
     let baseline: Double
-    let trees: [Tree]
+    let nodes: [Node]
+    /// Each node's leaf value (0 for a split).
+    let values: [Double]
+    let roots: [Int32]
+    let depths: [Int32]
     let calibration: Calibration
 
     /// The compiled-in model.
@@ -74,20 +89,71 @@ public struct LinkModel: Sendable {
         else { throw InputError("link model \(source): a malformed calibration") }
         version = file.version
         baseline = file.baseline
-        trees = file.trees
+        (nodes, values, roots, depths) = Self.flatten(file.trees)
         calibration = file.calibration
     }
 
-    /// The probability, before calibration, that the candidate described by `x` is the address's
-    /// building. (Children come after their parent, so every walk ends.)
-    func probability(_ x: [Double]) -> Double {
-        var raw = baseline
+    /// Every tree's nodes in one array, a node's children placed together; each tree's depth.
+    private static func flatten(_ trees: [Tree]) -> ([Node], [Double], [Int32], [Int32]) {
+        var nodes: [Node] = [], values: [Double] = [], roots: [Int32] = [], depths: [Int32] = []
         for tree in trees {
-            var k = 0
-            while tree.feature[k] >= 0 { k = x[tree.feature[k]] <= tree.threshold[k] ? tree.left[k] : tree.right[k] }
-            raw += tree.value[k]
+            roots.append(Int32(nodes.count))
+            func reserve() -> Int {
+                nodes.append(Node(threshold: .infinity, feature: 0, left: 0))
+                values.append(0)
+                return nodes.count - 1
+            }
+            // (tree node, flat slot, depth) still to fill; each slot was reserved by its parent.
+            var pending = [(0, reserve(), 0)]
+            var depth = 0
+            while let (k, slot, d) = pending.popLast() {
+                depth = max(depth, d)
+                if tree.feature[k] < 0 {
+                    nodes[slot] = Node(threshold: .infinity, feature: 0, left: Int32(slot))
+                    values[slot] = tree.value[k]
+                    continue
+                }
+                let left = reserve()
+                _ = reserve()
+                nodes[slot] = Node(threshold: tree.threshold[k], feature: Int32(tree.feature[k]), left: Int32(left))
+                pending.append((tree.left[k], left, d + 1))
+                pending.append((tree.right[k], left + 1, d + 1))
+            }
+            depths.append(Int32(depth))
         }
-        return 1 / (1 + exp(-raw))
+        return (nodes, values, roots, depths)
+    }
+
+    /// The probability, before calibration, that each candidate is the address's building:
+    /// `x` holds `count` rows of `CandidateFeatures.names.count` features, `into` gets `count`
+    /// probabilities. Each is the trees' values summed in the file's order, as scikit-learn sums them.
+    func probabilities(_ x: UnsafeBufferPointer<Double>, count: Int, into p: UnsafeMutableBufferPointer<Double>) {
+        let width = x.count / max(count, 1)
+        for j in 0..<count { p[j] = baseline }
+        nodes.withUnsafeBufferPointer { nodes in
+            values.withUnsafeBufferPointer { values in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { at in
+                    for (root, depth) in zip(roots, depths) {
+                        for j in 0..<count { at[j] = Int(root) }
+                        for _ in 0..<depth {
+                            for j in 0..<count {
+                                let node = nodes[at[j]]
+                                at[j] = Int(node.left) + (x[j * width + Int(node.feature)] <= node.threshold ? 0 : 1)
+                            }
+                        }
+                        for j in 0..<count { p[j] += values[at[j]] }
+                    }
+                }
+            }
+        }
+        for j in 0..<count { p[j] = 1 / (1 + exp(-p[j])) }
+    }
+
+    /// `probabilities` of one candidate.
+    func probability(_ x: [Double]) -> Double {
+        var p = 0.0
+        x.withUnsafeBufferPointer { x in withUnsafeMutablePointer(to: &p) { probabilities(x, count: 1, into: UnsafeMutableBufferPointer(start: $0, count: 1)) } }
+        return p
     }
 
     /// The share of links right among links chosen with this probability (isotonic, linear

@@ -12,30 +12,52 @@ struct StreetSides: Sendable {
 
     /// Per address: the street's direction here (unit; zero when unknown), and the mean side (−1…1)
     /// of the same-parity and other-parity neighbours' nearest buildings.
-    private let direction: [(Float, Float)]
-    private let sameParity: [Float]
-    private let otherParity: [Float]
+    /// The direction is oriented the way the house numbers rise (when they do), so that a side is
+    /// also "left or right of rising numbers": most numbering schemes put one parity on each.
+    private struct Side {
+        var direction: (Float, Float)
+        var sameParity: Float
+        var otherParity: Float
+    }
+
+    private let side: [Side]
 
     init(points: [Point2], streets: [UInt64], numbers: [Int], candidates: CandidateTable, pool: WorkerPool) {
         let grid = BoxGrid(count: points.count, cellSize: 2 * Self.radius, pool: pool) { i in
             BBox(minX: points[i].x, minY: points[i].y, maxX: points[i].x, maxY: points[i].y)
         }
-        let found = pool.map(points.count, chunkSize: 4096, workerState: { [Int]() }) { _, near, a -> ((Float, Float), Float, Float) in
-            Self.sides(of: a, points: points, streets: streets, numbers: numbers, candidates: candidates, grid: grid, scratch: &near)
+        side = pool.map(points.count, chunkSize: 4096, workerState: { [Int]() }) { _, near, a -> Side in
+            let (direction, same, other) = Self.sides(of: a, points: points, streets: streets, numbers: numbers, candidates: candidates,
+                                                      grid: grid, scratch: &near)
+            return Side(direction: direction, sameParity: same, otherParity: other)
         }
-        direction = found.map(\.0)
-        sameParity = found.map(\.1)
-        otherParity = found.map(\.2)
     }
 
     /// Where a candidate at `offset` from address `a` lies against its same-parity and
     /// other-parity neighbours' buildings: +1 on their side, −1 across, 0 unknown (each).
     func agreement(of a: Int, offset: (dx: Float, dy: Float)) -> (same: Double, other: Double) {
-        let (ux, uy) = direction[a]
+        let (ux, uy) = side[a].direction
         let cross = ux * offset.dy - uy * offset.dx
         guard ux != 0 || uy != 0, abs(cross) > 0.5 else { return (0, 0) }
-        let side: Float = cross > 0 ? 1 : -1
-        return (Double(side * sameParity[a]), Double(side * otherParity[a]))
+        let which: Float = cross > 0 ? 1 : -1
+        return (Double(which * side[a].sameParity), Double(which * side[a].otherParity))
+    }
+
+    /// +1 when a candidate at `offset` lies left of the street as its numbers rise, −1 right, 0 unknown.
+    func leftOfRisingNumbers(_ a: Int, offset: (dx: Float, dy: Float)) -> Double {
+        let (ux, uy) = side[a].direction
+        let cross = ux * offset.dy - uy * offset.dx
+        guard ux != 0 || uy != 0, abs(cross) > 0.5 else { return 0 }
+        return cross > 0 ? 1 : -1
+    }
+
+    /// How far a candidate at `offset` lies along the street from the address, and across it
+    /// (metres; −1 for both when the street's direction here is unknown): a road point's own house
+    /// lies straight across from it, a neighbour's is along.
+    func alongAndAcross(of a: Int, offset: (dx: Float, dy: Float)) -> (along: Double, across: Double) {
+        let (ux, uy) = side[a].direction
+        guard ux != 0 || uy != 0 else { return (-1, -1) }
+        return (Double(abs(ux * offset.dx + uy * offset.dy)), Double(abs(ux * offset.dy - uy * offset.dx)))
     }
 
     private static func sides(of a: Int, points: [Point2], streets: [UInt64], numbers: [Int], candidates: CandidateTable,
@@ -61,7 +83,11 @@ struct StreetSides: Sendable {
         }
         guard sxx + syy > 1 else { return none }
         let angle = 0.5 * atan2(2 * sxy, sxx - syy)
-        let ux = cos(angle), uy = sin(angle)
+        var ux = cos(angle), uy = sin(angle)
+        // Turned the way the numbers rise: the sign of their covariance with the position along the axis.
+        var rise = 0.0
+        for o in near { rise += Double(numbers[o] - numbers[a]) * (ux * (points[o].x - p.x) + uy * (points[o].y - p.y)) }
+        if rise < 0 { ux = -ux; uy = -uy }
         var same = 0.0, sameCount = 0.0, other = 0.0, otherCount = 0.0
         for o in near {
             guard let first = candidates.first(of: o) else { continue }

@@ -153,19 +153,20 @@ public struct LinkPipeline {
                 : StickyLinks.previousIndices(addressIDs: parkedAddresses!.map(pool: pool) { $1.id },
                                               buildingIDs: parkedBuildings!.map(pool: pool) { $1.id }, links: options.previousLinks)
             let decided: (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?])
+            var houseKeys: HouseKeys?
             if options.link.strategy == .naive {
                 decided = naiveMatch(liveScene!, index: footprintIndex.take()!, accessory: accessory, previous: previous,
                                      addresses: &addresses, parkedAddresses: &parkedAddresses, pool: pool)
             } else {
                 decided = try evidenceMatch(liveScene!, index: footprintIndex.take()!, accessory: accessory, previous: previous,
-                                            addresses: &addresses, parkedAddresses: &parkedAddresses,
+                                            addresses: &addresses, houseKeys: &houseKeys, parkedAddresses: &parkedAddresses,
                                             parkedBuildings: parkedBuildings!, pool: pool)
             }
             // The decisions and the split read the footprints of the possible rows only
             // (buildings linked twice or more): the whole scene is freed (off this thread).
             rowScene = liveScene!.restricted(to: Self.linkedTwice(decided.links, buildingCount: buildingCount), pool: pool)
             BackgroundRelease.dropAndTrim(liveScene.take())
-            rowScene!.give(addressKeys: HouseNumber.keys(addresses, pool: pool))
+            rowScene!.give(addressKeys: houseKeys ?? HouseNumber.keys(addresses, pool: pool))
             return (decided, "\(decided.links.count) of \(decided.unlinked.count) linked")
         }
 
@@ -233,13 +234,14 @@ public struct LinkPipeline {
     /// candidates → evidence → model → decision (`Matching/`); with `--write-evidence`, every
     /// candidate's features go to that file as well.
     private func evidenceMatch(_ scene: MetricScene, index: FootprintIndex, accessory: [Bool], previous: [Int?]?,
-                               addresses: inout [AddressPoint], parkedAddresses: inout ParkedRows<AddressPoint>?,
+                               addresses: inout [AddressPoint], houseKeys: inout HouseKeys?, parkedAddresses: inout ParkedRows<AddressPoint>?,
                                parkedBuildings: ParkedRows<Building>, pool: WorkerPool) throws -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
         let model = try options.linkModelPath.map { path throws(InputError) in try LinkModel(path: path) } ?? LinkModel.standard
         let candidates = CandidateSearch.candidates(scene, index: index, options: options.link, pool: pool)
         addresses = parkedAddresses.take()!.restore(pool: pool)
+        houseKeys = HouseNumber.keys(addresses, pool: pool)
         let evidence = LinkEvidence(candidates: candidates, accessory: accessory, addresses: addresses, points: scene.addressPoints,
-                                    houseKeys: HouseNumber.keys(addresses, pool: pool), reach: options.link.maxDistance, pool: pool)
+                                    houseKeys: houseKeys!, reach: options.link.maxDistance, pool: pool)
         if let path = options.evidencePath {
             try EvidenceExport.write(evidence, model: model, addressIDs: addresses.map(\.id),
                                      buildingIDs: parkedBuildings.map(pool: pool) { $1.id }, to: path)

@@ -16,6 +16,16 @@ enum ConsumedPages {
         _ = madvise(region, upper - lower, MADV_DONTNEED)
     }
 
+    /// Drops the whole pages of `buffer` from element `start` on (room that will not be read).
+    static func dropTail<T>(_ buffer: UnsafeBufferPointer<T>, from start: Int) {
+        precondition(_isPOD(T.self), "only buffers without references")
+        guard let base = buffer.baseAddress, start < buffer.count else { return }
+        let stride = MemoryLayout<T>.stride
+        let (lower, upper) = wholePages(from: Int(bitPattern: base) + start * stride, bytes: (buffer.count - start) * stride)
+        guard upper > lower, let region = UnsafeMutableRawPointer(bitPattern: lower) else { return }
+        _ = madvise(region, upper - lower, MADV_DONTNEED)
+    }
+
     static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// The addresses of the first and past the last whole page within `bytes` from `start`.
