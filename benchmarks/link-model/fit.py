@@ -34,9 +34,9 @@ from sklearn.isotonic import IsotonicRegression
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import truthsets  # noqa: E402
 
-FORMAT, VERSION = "flyr-link-model", 1
+FORMAT, VERSION = "flyr-link-model", 2
 SYNTH_TRAIN = (101, 6000)  # seed, buildings: a city no evaluation uses
-PARAMS = dict(max_iter=40, learning_rate=0.25, max_leaf_nodes=8, min_samples_leaf=30, l2_regularization=1.0,
+PARAMS = dict(max_iter=80, learning_rate=0.1, max_leaf_nodes=8, min_samples_leaf=30, l2_regularization=1.0,
               early_stopping=False, random_state=0)
 
 
@@ -92,14 +92,17 @@ def fit_trees(x, y, w):
     return HistGradientBoostingClassifier(**PARAMS).fit(x, y, sample_weight=w)
 
 
-def chosen(t, p, rows):
-    """Per address among `rows` (candidate indices): the likeliest candidate's probability and whether it is right."""
+def chosen(t, p, rows, with_share=False):
+    """Per address among `rows` (candidate indices): the likeliest candidate's probability and whether it is right
+    (and the run's share of points inside a footprint)."""
     best = {}
     for i in rows:
         g = t.group[i]
         if g not in best or p[i] > p[best[g]]:  # ties: the first (nearest) candidate
             best[g] = i
     idx = np.array(sorted(best.values()))
+    if with_share:
+        return p[idx], t.y[idx], t.x[idx, t.names.index("run_share_inside")]
     return p[idx], t.y[idx]
 
 
@@ -115,10 +118,22 @@ def out_of_fold(t, rows, folds):
     return p
 
 
+# Calibration by how the run places its points (its share of points inside a footprint): points on
+# the road, at the parcel, a mix, inside. The same probability is not right as often in each.
+SHARE_INSIDE_BELOW = [0.25, 0.5, 0.85, 1.01]
+
+
 def calibration(t, rows, p):
-    ps, right = chosen(t, p, rows)
-    iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True).fit(ps, right)
-    return {"x": [float(v) for v in iso.X_thresholds_], "y": [float(v) for v in iso.y_thresholds_]}
+    ps, right, share = chosen(t, p, rows, with_share=True)
+    groups = []
+    for below in SHARE_INSIDE_BELOW:
+        lower = groups[-1]["share_inside_below"] if groups else -1.0
+        m = (share >= lower) & (share < below)
+        if m.sum() < 50:  # too few to calibrate alone: pooled with every run
+            m = np.ones(len(ps), dtype=bool)
+        iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True).fit(ps[m], right[m])
+        groups.append({"share_inside_below": below, "x": [float(v) for v in iso.X_thresholds_], "y": [float(v) for v in iso.y_thresholds_]})
+    return groups
 
 
 def export(model, names, calib, fitted_on):

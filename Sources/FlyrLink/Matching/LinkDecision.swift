@@ -57,10 +57,11 @@ enum LinkDecision {
         let probabilities = scratch.probabilities
         var best = 0
         for rank in 1..<list.count where probabilities[rank] > probabilities[best] { best = rank }  // ties: the nearer
-        if let previous, let kept = keepsPrevious(previous, list: list, best: best, probabilities: probabilities, model: model, options: options) {
+        if let previous, let kept = keepsPrevious(previous, list: list, best: best, probabilities: probabilities, model: model,
+                                                       shareInside: evidence.shareInside, options: options) {
             best = kept
         }
-        let confidence = rounded(model.confidence(probabilities[best]))
+        let confidence = rounded(model.confidence(probabilities[best], shareInside: evidence.shareInside))
         guard confidence >= minimumConfidence else {
             // In words: the likeliest building is nearer to another address that sees it first,
             // or it is simply too doubtful (too far, too many alike).
@@ -74,10 +75,10 @@ enum LinkDecision {
     /// it covers the point if the new choice does, and otherwise it is at most `stickyMargin`
     /// metres farther than the new choice (links do not flap between near-equal buildings).
     private static func keepsPrevious(_ previous: Int, list: ArraySlice<CandidateTable.Candidate>, best: Int,
-                                      probabilities: [Double], model: LinkModel, options: LinkOptions) -> Int? {
+                                      probabilities: [Double], model: LinkModel, shareInside: Double, options: LinkOptions) -> Int? {
         guard let rank = list.firstIndex(where: { Int($0.building) == previous }).map({ $0 - list.startIndex }), rank != best else { return nil }
         let old = list[list.startIndex + rank], new = list[list.startIndex + best]
-        guard model.confidence(probabilities[rank]) >= minimumConfidence else { return nil }
+        guard model.confidence(probabilities[rank], shareInside: shareInside) >= minimumConfidence else { return nil }
         if new.covers { return old.covers ? rank : nil }
         return Double(old.distance) <= Double(new.distance) + options.stickyMargin ? rank : nil
     }

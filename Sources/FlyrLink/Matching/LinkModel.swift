@@ -17,9 +17,18 @@ public struct LinkModel: Sendable {
         let value: [Double]
     }
 
+    /// Isotonic steps from the chosen candidate's probability to the share right, for runs whose
+    /// share of points inside a footprint is below `share_inside_below` (the first that fits):
+    /// the same probability is right less often where points lie on the road.
     struct Calibration: Sendable, Decodable {
+        let shareInsideBelow: Double
         let x: [Double]
         let y: [Double]
+
+        enum CodingKeys: String, CodingKey {
+            case shareInsideBelow = "share_inside_below"
+            case x, y
+        }
     }
 
     private struct File: Decodable {
@@ -28,11 +37,11 @@ public struct LinkModel: Sendable {
         let features: [String]
         let baseline: Double
         let trees: [Tree]
-        let calibration: Calibration
+        let calibration: [Calibration]
     }
 
     static let format = "flyr-link-model"
-    static let supportedVersion = 1
+    static let supportedVersion = 2
 
     /// A tree node as evaluated: the trees laid out in one array, each node's children side by
     /// side (right = left + 1), 16 bytes a node. A leaf leads to itself whatever the feature
@@ -52,7 +61,7 @@ public struct LinkModel: Sendable {
     let values: [Double]
     let roots: [Int32]
     let depths: [Int32]
-    let calibration: Calibration
+    let calibration: [Calibration]
 
     /// The compiled-in model.
     public static let standard: LinkModel = {
@@ -84,8 +93,8 @@ public struct LinkModel: Sendable {
                       && (k + 1..<n).contains(tree.left[k]) && (k + 1..<n).contains(tree.right[k])) })
             else { throw InputError("link model \(source): a malformed tree") }
         }
-        guard file.calibration.x.count == file.calibration.y.count, !file.calibration.x.isEmpty,
-              zip(file.calibration.x, file.calibration.x.dropFirst()).allSatisfy({ $0 <= $1 })
+        guard !file.calibration.isEmpty, file.calibration.last!.shareInsideBelow > 1,
+              file.calibration.allSatisfy({ c in c.x.count == c.y.count && !c.x.isEmpty && zip(c.x, c.x.dropFirst()).allSatisfy({ $0 <= $1 }) })
         else { throw InputError("link model \(source): a malformed calibration") }
         version = file.version
         baseline = file.baseline
@@ -156,10 +165,11 @@ public struct LinkModel: Sendable {
         return p
     }
 
-    /// The share of links right among links chosen with this probability (isotonic, linear
-    /// between its steps, as scikit-learn's IsotonicRegression predicts).
-    func confidence(_ p: Double) -> Double {
-        let xs = calibration.x, ys = calibration.y
+    /// The share of links right among links chosen with this probability in runs like this one
+    /// (isotonic, linear between its steps, as scikit-learn's IsotonicRegression predicts).
+    func confidence(_ p: Double, shareInside: Double) -> Double {
+        let c = calibration.first { shareInside < $0.shareInsideBelow } ?? calibration[calibration.count - 1]
+        let xs = c.x, ys = c.y
         if p <= xs[0] { return ys[0] }
         if p >= xs[xs.count - 1] { return ys[ys.count - 1] }
         var lo = 0, hi = xs.count - 1
