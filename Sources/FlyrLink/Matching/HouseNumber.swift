@@ -84,6 +84,23 @@ enum HouseNumber {
         return started ? max(h, 1) : 0
     }
 
+    /// The dwelling a house number names, lowercased: its leading digits and a letter written
+    /// against them ("12B" → "12b"), without what follows a space, dash or slash: a staircase, a
+    /// flat or a unit ("11 B 9" → "11", "12-3" → "12"). Empty when it does not start with a digit.
+    static func dwelling(_ number: UnsafeBufferPointer<UInt8>?) -> String {
+        guard let number else { return "" }
+        var out: [UInt8] = []
+        var k = 0
+        while k < number.count, number[k] == 0x20 { k += 1 }
+        while k < number.count, number[k] >= 0x30, number[k] <= 0x39 { out.append(number[k]); k += 1 }
+        guard !out.isEmpty else { return "" }
+        if k < number.count, let letter = Optional(number[k] | 0x20), letter >= 0x61, letter <= 0x7A,
+           k + 1 == number.count || !((number[k + 1] | 0x20) >= 0x61 && (number[k + 1] | 0x20) <= 0x7A) {
+            out.append(letter)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The house number's leading digits as a number ("12B" 12, "11 B 9" 11); -1 when it does
     /// not start with a digit.
     static func leadingNumber(_ number: UnsafeBufferPointer<UInt8>?) -> Int {

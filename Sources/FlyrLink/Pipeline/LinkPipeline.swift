@@ -177,8 +177,10 @@ public struct LinkPipeline {
             var plans: [TownhouseSplitter.Plan?] = []
             if options.units == .split {
                 let candidates = TownhouseSplitter.Candidates(links: links, scene: rowScene!, buildingCount: buildingCount, pool: pool)
-                plans = TownhouseSplitter.plans(scene: rowScene!, candidates: candidates, addresses: addresses, frame: frame, pool: pool,
-                                                slicesInLonLat: writesRecords)
+                // The possible rows' levels (a block of flats is not cut), from their parked rows.
+                let levels = parkedBuildings!.rows(at: rowScene!.buildings.map(Int.init), pool: pool).map(\.levels)
+                plans = TownhouseSplitter.plans(scene: rowScene!, candidates: candidates, addresses: addresses, levels: levels,
+                                                frame: frame, pool: pool, slicesInLonLat: writesRecords)
             }
             BackgroundRelease.dropAndTrim(rowScene.take())
             guard options.units == .split else { return ([], "off") }

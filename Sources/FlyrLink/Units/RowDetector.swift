@@ -37,9 +37,27 @@ enum RowDetector {
     /// The narrowest unit a row may have, in metres.
     static let minUnitWidth = 3.0
 
-    static func rowOrder(of members: [Int], footprint b: Int, scene: MetricScene, addresses: [AddressPoint], context: GEOSContext) -> RowOrder? {
+    /// A footprint this large per address is a block of flats or a city block, not a row of houses
+    /// (townhouse units are 30–150 m² on the ground; Helsinki's 500–2,300 m² blocks with two
+    /// street numbers were cut before this).
+    static let maxUnitArea = 250.0
+
+    /// Buildings with this many levels or more are blocks of flats (the source's levels, when it
+    /// has them), never rows of houses.
+    static let minFlatsLevels = 5
+
+    static func rowOrder(of members: [Int], footprint b: Int, levels: Int? = nil, scene: MetricScene, addresses: [AddressPoint],
+                         context: GEOSContext) -> RowOrder? {
         let n = members.count
         guard n >= 2, n <= maxUnits else { return nil }
+        if let levels, levels >= minFlatsLevels { return nil }
+        guard scene.footprints[b].area <= maxUnitArea * Double(n) else { return nil }
+        // Distinct dwellings: "11" and "11 B 9" (a staircase and flat of house 11), or "12-3", are one house.
+        let dwellings = members.map { addresses[$0].withUTF8(.houseNumber) { HouseNumber.dwelling($0) } }
+        guard Set(dwellings).count == n, !dwellings.contains("") else { return nil }
+        // One side of the street: one parity ("20" and "25" face each other across it).
+        let parities = Set(members.map { addresses[$0].withUTF8(.houseNumber) { HouseNumber.leadingNumber($0) } % 2 })
+        guard parities.count == 1 else { return nil }
         // Several distinct house numbers on one street; repeats mean units of one entrance (an apartment block).
         // (At most `maxUnits` members: compared pairwise, with no set or string made per building.)
         for i in 0..<n {

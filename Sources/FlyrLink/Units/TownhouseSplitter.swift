@@ -71,11 +71,13 @@ enum TownhouseSplitter {
     }
 
     /// The plan of every footprint of `scene`, a restricted scene (nil for those that are no row).
-    static func plans(scene: MetricScene, candidates: Candidates, addresses: [AddressPoint],
+    /// `levels`: each footprint's building's levels, where the source gives them.
+    static func plans(scene: MetricScene, candidates: Candidates, addresses: [AddressPoint], levels: [Int?] = [],
                       frame: LocalMetricFrame, pool: WorkerPool, slicesInLonLat: Bool) -> [Plan?] {
         pool.map(scene.buildings.count, chunkSize: 256) { context, k -> Plan? in
             let members = candidates.members(k)
-            guard let order = RowDetector.rowOrder(of: members, footprint: k, scene: scene, addresses: addresses, context: context),
+            guard let order = RowDetector.rowOrder(of: members, footprint: k, levels: levels.isEmpty ? nil : levels[k], scene: scene,
+                                                   addresses: addresses, context: context),
                   sliceAreas(footprint: k, order: order, scene: scene).allSatisfy({ $0 > scene.footprints[k].area * minimumSliceShare })
             else { return nil }
             // The slices themselves only when something writes them (the plan otherwise keeps the order).
