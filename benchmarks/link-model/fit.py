@@ -186,8 +186,20 @@ def main():
 
     print("fitting the model and its calibration (out-of-fold)", file=sys.stderr)
     oof = out_of_fold(t, every, folds)
-    model = export(fit_trees(t.x, t.y, t.w), t.names, calibration(t, every, oof), fitted_on)
+    final = fit_trees(t.x, t.y, t.w)
+    model = export(final, t.names, calibration(t, every, oof), fitted_on)
     write_json(model, args.out)
+    # Rows of features with scikit-learn's probabilities, for the Swift tests to agree with
+    # (every 97th candidate: all four sets, every rank).
+    check = Path(args.out).with_name("check.csv")
+    tmp = check.with_name(check.name + ".tmp")
+    with open(tmp, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(t.names + ["probability"])
+        rows = every[::97]
+        for i, p in zip(rows, final.predict_proba(t.x[rows])[:, 1]):
+            w.writerow([repr(float(v)) for v in t.x[i]] + [repr(float(p))])
+    tmp.replace(check)
     print(f"wrote {args.out}: {len(model['trees'])} trees", file=sys.stderr)
 
     if args.folds_dir:
@@ -201,7 +213,7 @@ def main():
                        fitted_on + [f"all folds but {k}"])
             write_json(m, d / f"fold-{k}.json")
         with open(d / "folds.csv", "w", newline="") as f:
-            w = csv.writer(f)
+            w = csv.writer(f, lineterminator="\n")
             w.writerow(["dataset", "address_id", "fold"])
             for s, truth, fold_of, _ in sets:
                 for a in sorted(fold_of):

@@ -1,6 +1,7 @@
-/// Decides each address's building from its surroundings: containment first; otherwise the nearest
-/// main building within reach (accessories yield to it); then drops proximity links onto a building
-/// that clearly is another address's house. Confidence reflects how unambiguous the link is.
+/// The baseline matcher (`--matcher naive`, what a GIS engineer writes first): containment, then
+/// the nearest footprint within reach. Kept to score the evidence-based decision
+/// (`LinkDecision`) against; its confidences are fixed (1.0 inside one footprint, 0.7 inside
+/// several, 0.75 by proximity), not probabilities.
 enum ProximityMatcher {
     /// Why an address stayed unlinked, for the report.
     enum UnlinkedReason: String, Sendable, CaseIterable {
@@ -34,10 +35,6 @@ enum ProximityMatcher {
     struct Proposal: Sendable {
         @Int32Backed var building: Int
         let method: MatchMethod
-        /// The nearest point is a corner of the footprint (`OwnershipRule.isCorner`): set once the
-        /// proposals are final (`markCorners`), while the footprints are at hand, so that the
-        /// decisions read none (a run frees the footprints before them).
-        var atCorner = false
         var distance: Double
         /// A proximity proposal's nearest point; an exact one's covering count, in x.
         private var storedPoint: Point2
@@ -84,30 +81,8 @@ enum ProximityMatcher {
         var confidence: Double { stored }
     }
 
-    /// Marks the proximity proposals whose nearest point is a corner of their footprint, on the workers.
-    static func markCorners(_ proposals: inout [Proposal?], footprints: FootprintStore, pool: WorkerPool) {
-        proposals.withUnsafeMutableBufferPointer { buffer in
-            let shared = UncheckedBox(buffer)
-            pool.forEachRange(buffer.count, chunkSize: 16_384) { stretch in
-                for a in stretch {
-                    guard let p = shared.value[a], p.method == .proximity else { continue }
-                    shared.value[a]!.atCorner = OwnershipRule.isCorner(p.nearestPoint, of: footprints[p.building])
-                }
-            }
-        }
-    }
-
-    /// The buildings (ascending) that two proposals or more name: the only ones the decisions can
-    /// link twice, so the only possible townhouse rows.
-    static func claimedTwice(_ proposals: [Proposal?], buildingCount: Int) -> [Int32] {
-        var claims = [UInt8](repeating: 0, count: buildingCount)
-        for p in proposals { if let b = p?.building, claims[b] < 2 { claims[b] += 1 } }
-        return claims.indices.compactMap { claims[$0] >= 2 ? Int32($0) : nil }
-    }
-
-    /// The links made (in address order) and each address's reason when it has none. `scene`:
-    /// the addresses' points and house keys (its footprints are not read: see `markCorners`);
-    /// `proposals` as CandidateSearch.proposals gives them (and StickyLinks changes them), consumed.
+    /// The links made (in address order) and each address's reason when it has none. `proposals`
+    /// as CandidateSearch.proposals gives them (and StickyLinks changes them), consumed.
     static func decide(_ scene: MetricScene, proposals: consuming [Proposal?], accessory: [Bool], buildingCount: Int,
                        options: LinkOptions, pool: WorkerPool = WorkerPool(threads: 1)) -> (links: [Link], unlinked: [UnlinkedReason?]) {
         var owned = consume proposals  // (held once: its pages are dropped below)
@@ -135,25 +110,14 @@ enum ProximityMatcher {
         return (links, verdicts.map(\.unlinked))
     }
 
-    /// Each address's verdict, on all workers: it reads the proposals and the scene only. (A
-    /// function of its own so that the claimants are gone before the links are made beside the
-    /// proposals.)
+    /// Each address's verdict, on all workers.
     private static func verdicts(_ decided: [Proposal?], scene: MetricScene, buildingCount: Int, options: LinkOptions, pool: WorkerPool) -> [Verdict] {
-        // Who claims each building, for the ownership rule: claimant addresses grouped by building,
-        // ascending within each.
-        let claimants = IndexGroups(count: decided.count, keyCount: buildingCount) { decided[$0]?.building }
-        return pool.map(decided.count, chunkSize: 4096) { _, a -> Verdict in
+        pool.map(decided.count, chunkSize: 4096) { _, a -> Verdict in
             guard let proposal = decided[a] else { return Verdict(confidence: 0, unlinked: .nothingWithinReach) }
-            var rival: Double?
-            if proposal.method == .proximity, options.strategy == .flyr {
-                let rivals = OwnershipRule.rivals(of: a, claimants: claimants[proposal.building], scene: scene)
-                rival = rivals.map { scene.addressPoints[$0].distance(to: proposal.nearestPoint) }.min()
-                if OwnershipRule.belongsToAnother(a, proposal, rivals: rivals, proposals: decided, scene: scene, options: options) {
-                    return Verdict(confidence: 0, unlinked: .ownedByAnotherAddress)
-                }
+            switch proposal.method {
+            case .exact: return Verdict(confidence: proposal.coveringCount == 1 ? 1.0 : 0.7, unlinked: nil)
+            case .proximity: return Verdict(confidence: 0.75, unlinked: nil)
             }
-            let confidence = ConfidenceModel.score(proposal, rivalDistance: rival, options: options)
-            return Verdict(confidence: confidence, unlinked: confidence >= 0.5 ? nil : .lowConfidence)
         }
     }
 

@@ -335,7 +335,7 @@ public struct LinkPipeline {
             "max_distance_m": OutputNumber.fixed(options.link.maxDistance, 3),
             "accessory_max_area_m2": OutputNumber.fixed(options.link.accessoryMaxArea, 3),
             "accessory_radius_m": OutputNumber.fixed(options.link.accessoryRadius, 3),
-            "ownership_ratio": OutputNumber.fixed(options.link.ownershipRatio, 3),
+            "link_model": options.link.strategy == .naive ? "none" : options.linkModelPath ?? "compiled-in",
             "units": options.units.rawValue,
             "only": options.only.rawValue,
             "parquet_reader": options.parquetReader.rawValue,

@@ -232,7 +232,6 @@ struct Fingerprint {
             "max_distance_m": OutputNumber.fixed(o.link.maxDistance, 3),
             "accessory_max_area_m2": OutputNumber.fixed(o.link.accessoryMaxArea, 3),
             "accessory_radius_m": OutputNumber.fixed(o.link.accessoryRadius, 3),
-            "ownership_ratio": OutputNumber.fixed(o.link.ownershipRatio, 3),
             "sticky_margin_m": OutputNumber.fixed(o.link.stickyMargin, 3),
             "units": o.units.rawValue,
             "campaign_id": o.resolvedCampaignID,

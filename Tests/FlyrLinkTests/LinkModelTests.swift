@@ -1,0 +1,122 @@
+import XCTest
+@testable import FlyrLink
+
+/// The link model as data: the compiled-in model is the repository's model file, it scores as
+/// scikit-learn does, malformed files are refused with one line, and the decision it drives
+/// holds on real data.
+final class LinkModelTests: XCTestCase {
+    private var modelPath: String { TestPaths.root.appendingPathComponent("benchmarks/link-model/link-model.json").path }
+
+    func testTheCompiledInModelIsTheModelFile() throws {
+        let file = try String(contentsOfFile: modelPath, encoding: .utf8)
+        XCTAssertEqual(LinkModelFile.json.trimmingCharacters(in: .whitespacesAndNewlines), file.trimmingCharacters(in: .whitespacesAndNewlines),
+                       "run scripts/gen-link-model.sh after fitting")
+        XCTAssertEqual(LinkModel.standard.roots.count, try LinkModel(path: modelPath).roots.count)
+    }
+
+    /// fit.py writes rows of features with scikit-learn's probabilities beside the model.
+    func testProbabilitiesAgreeWithScikitLearn() throws {
+        let text = try String(contentsOfFile: TestPaths.root.appendingPathComponent("benchmarks/link-model/check.csv").path, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        XCTAssertEqual(lines.first.map { $0.split(separator: ",").map(String.init) }, CandidateFeatures.names + ["probability"])
+        XCTAssertGreaterThan(lines.count, 500)
+        var worst = 0.0
+        for line in lines.dropFirst() {
+            let values = line.split(separator: ",").map { Double($0)! }
+            let p = LinkModel.standard.probability(Array(values.dropLast()))
+            worst = max(worst, abs(p - values.last!))
+        }
+        XCTAssertLessThan(worst, 1e-12)
+    }
+
+    func testSeveralCandidatesScoreAsEachAlone() throws {
+        let rows = try String(contentsOfFile: TestPaths.root.appendingPathComponent("benchmarks/link-model/check.csv").path, encoding: .utf8)
+            .split(separator: "\n").dropFirst().prefix(6).map { $0.split(separator: ",").dropLast().map { Double($0)! } }
+        let flat = rows.flatMap { $0 }
+        var together = [Double](repeating: 0, count: rows.count)
+        flat.withUnsafeBufferPointer { x in together.withUnsafeMutableBufferPointer { LinkModel.standard.probabilities(x, count: rows.count, into: $0) } }
+        XCTAssertEqual(together, rows.map { LinkModel.standard.probability($0) })
+    }
+
+    /// The calibration is chosen by the run's share of points inside a footprint, and is linear
+    /// between its steps (numpy.interp), clipped at the ends.
+    func testCalibrationByShareInside() throws {
+        let json = """
+        {"format":"flyr-link-model","version":2,"features":\(names),"baseline":0,
+         "trees":[{"feature":[-1],"threshold":[0],"left":[0],"right":[0],"value":[0]}],
+         "calibration":[{"share_inside_below":0.25,"x":[0.2,0.6],"y":[0.1,0.5]},{"share_inside_below":1.01,"x":[0,1],"y":[0,1]}]}
+        """
+        let model = try LinkModel(json: Data(json.utf8), source: "test")
+        XCTAssertEqual(model.confidence(0.4, shareInside: 0.1), 0.3, accuracy: 1e-12)
+        XCTAssertEqual(model.confidence(0.1, shareInside: 0.1), 0.1)
+        XCTAssertEqual(model.confidence(0.9, shareInside: 0.1), 0.5)
+        XCTAssertEqual(model.confidence(0.4, shareInside: 0.9), 0.4, accuracy: 1e-12)
+        XCTAssertEqual(model.probability([Double](repeating: 0, count: CandidateFeatures.names.count)), 0.5)
+    }
+
+    private var names: String { "[" + CandidateFeatures.names.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
+
+    func testMalformedModelsAreRefusedWithOneLine() {
+        let tree = #"{"feature":[0,-1,-1],"threshold":[1,0,0],"left":[1,0,0],"right":[2,0,0],"value":[0,1,-1]}"#
+        let calibration = #"[{"share_inside_below":1.01,"x":[0,1],"y":[0,1]}]"#
+        func model(format: String = "flyr-link-model", version: Int = 2, features: String? = nil, tree t: String? = nil,
+                   calibration c: String? = nil) -> String {
+            """
+            {"format":"\(format)","version":\(version),"features":\(features ?? names),"baseline":0,"trees":[\(t ?? tree)],"calibration":\(c ?? calibration)}
+            """
+        }
+        XCTAssertNoThrow(try LinkModel(json: Data(model().utf8), source: "m"))
+        let cases: [(String, String)] = [
+            ("{", "not a flyr-link model file"),
+            (model(format: "other"), "this flyr-link reads flyr-link-model version 2"),
+            (model(version: 1), "version 1"),
+            (model(features: #"["distance_m"]"#), "fitted on features distance_m"),
+            (model(tree: #"{"feature":[0],"threshold":[1],"left":[5],"right":[6],"value":[0]}"#), "a malformed tree"),
+            (model(tree: #"{"feature":[0,-1,-1],"threshold":[1,0,0],"left":[0,0,0],"right":[2,0,0],"value":[0,1,-1]}"#), "a malformed tree"),
+            (model(calibration: #"[{"share_inside_below":0.5,"x":[0,1],"y":[0,1]}]"#), "a malformed calibration"),
+            (model(calibration: #"[{"share_inside_below":1.01,"x":[1,0],"y":[0,1]}]"#), "a malformed calibration"),
+        ]
+        for (json, expected) in cases {
+            XCTAssertThrowsError(try LinkModel(json: Data(json.utf8), source: "m.json")) { error in
+                let message = "\(error)"
+                XCTAssertTrue(message.contains(expected) && message.contains("m.json") && !message.contains("\n"), message)
+            }
+        }
+    }
+
+    func testAMissingOrBadModelFileStopsTheRunWithOneLine() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let bad = dir.appendingPathComponent("bad.json").path
+        try Data("{\"format\":\"x\"}".utf8).write(to: URL(fileURLWithPath: bad))
+        for path in [bad, dir.appendingPathComponent("missing.json").path] {
+            let r = try ProcessRunner.flyrLink(["run", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses,
+                                                "--out", dir.appendingPathComponent("out").path, "--link-model", path, "--quiet"])
+            XCTAssertNotEqual(r.status, 0)
+            XCTAssertTrue(r.stderr.contains("link model \(path)"), r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+        }
+    }
+
+    /// `--write-evidence`: one row per candidate, the model's features by name, and the
+    /// probability the run computed from them.
+    func testEvidenceFileListsEveryCandidateWithItsFeatures() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let evidence = dir.appendingPathComponent("evidence.csv").path
+        let r = try ProcessRunner.flyrLink(["run", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses,
+                                            "--out", dir.appendingPathComponent("out").path, "--write-evidence", evidence, "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let rows = try OutputFiles.csv(evidence)
+        let links = try OutputFiles.csv(dir.appendingPathComponent("out/links.csv").path)
+        XCTAssertGreaterThanOrEqual(rows.count, links.count)
+        XCTAssertEqual(Set(rows[0].keys), Set(["address_id", "building_id", "probability"] + CandidateFeatures.names))
+        for row in rows.prefix(200) {
+            let x = CandidateFeatures.names.map { Double(row[$0]!)! }
+            XCTAssertEqual(LinkModel.standard.probability(x), Double(row["probability"]!)!)
+        }
+        // Every link names one of its address's candidates.
+        var candidates: Set<String> = []
+        for row in rows { candidates.insert(row["address_id"]! + " " + row["building_id"]!) }
+        for l in links { XCTAssertTrue(candidates.contains(l["address_id"]! + " " + l["building_id"]!)) }
+    }
+}
