@@ -126,10 +126,18 @@ SHARE_INSIDE_BELOW = [0.25, 0.5, 0.85, 1.01]
 def calibration(t, rows, p):
     ps, right, share = chosen(t, p, rows, with_share=True)
     groups = []
-    for below in SHARE_INSIDE_BELOW:
-        lower = groups[-1]["share_inside_below"] if groups else -1.0
-        m = (share >= lower) & (share < below)
-        if m.sum() < 50:  # too few to calibrate alone: pooled with every run
+    for k, below in enumerate(SHARE_INSIDE_BELOW):
+        # A group needs links both right and wrong to say how often a probability is right: one
+        # with fewer than 50 wrong takes in the groups below it (the Danish access points, all
+        # right, alone would call every link there certain).
+        j = k
+        while True:
+            lower = SHARE_INSIDE_BELOW[j - 1] if j > 0 else -1.0
+            m = (share >= lower) & (share < below)
+            if (right[m] == 0).sum() >= 50 or j == 0:
+                break
+            j -= 1
+        if (right[m] == 0).sum() < 50:
             m = np.ones(len(ps), dtype=bool)
         iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True).fit(ps[m], right[m])
         groups.append({"share_inside_below": below, "x": [float(v) for v in iso.X_thresholds_], "y": [float(v) for v in iso.y_thresholds_]})

@@ -137,25 +137,32 @@ public struct LinkModel: Sendable {
     /// `x` holds `count` rows of `CandidateFeatures.names.count` features, `into` gets `count`
     /// probabilities. Each is the trees' values summed in the file's order, as scikit-learn sums them.
     func probabilities(_ x: UnsafeBufferPointer<Double>, count: Int, into p: UnsafeMutableBufferPointer<Double>) {
-        let width = x.count / max(count, 1)
-        for j in 0..<count { p[j] = baseline }
+        let width = CandidateFeatures.names.count
         nodes.withUnsafeBufferPointer { nodes in
             values.withUnsafeBufferPointer { values in
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { at in
-                    for (root, depth) in zip(roots, depths) {
-                        for j in 0..<count { at[j] = Int(root) }
-                        for _ in 0..<depth {
-                            for j in 0..<count {
-                                let node = nodes[at[j]]
-                                at[j] = Int(node.left) + (x[j * width + Int(node.feature)] <= node.threshold ? 0 : 1)
-                            }
+                // Three candidates at a time, each walk's node in a register of its own.
+                var j = 0
+                while j < count {
+                    let r0 = x.baseAddress! + j * width
+                    let r1 = j + 1 < count ? r0 + width : r0, r2 = j + 2 < count ? r0 + 2 * width : r0
+                    var s0 = baseline, s1 = baseline, s2 = baseline
+                    for t in 0..<roots.count {
+                        var k0 = Int(roots[t]), k1 = k0, k2 = k0
+                        for _ in 0..<depths[t] {
+                            let n0 = nodes[k0], n1 = nodes[k1], n2 = nodes[k2]
+                            k0 = Int(n0.left) &+ (r0[Int(n0.feature)] <= n0.threshold ? 0 : 1)
+                            k1 = Int(n1.left) &+ (r1[Int(n1.feature)] <= n1.threshold ? 0 : 1)
+                            k2 = Int(n2.left) &+ (r2[Int(n2.feature)] <= n2.threshold ? 0 : 1)
                         }
-                        for j in 0..<count { p[j] += values[at[j]] }
+                        s0 += values[k0]; s1 += values[k1]; s2 += values[k2]
                     }
+                    p[j] = 1 / (1 + exp(-s0))
+                    if j + 1 < count { p[j + 1] = 1 / (1 + exp(-s1)) }
+                    if j + 2 < count { p[j + 2] = 1 / (1 + exp(-s2)) }
+                    j += 3
                 }
             }
         }
-        for j in 0..<count { p[j] = 1 / (1 + exp(-p[j])) }
     }
 
     /// `probabilities` of one candidate.
