@@ -218,12 +218,19 @@ enum GeoJSONSourceReader {
             case "properties":
                 try readProperties(&s, &state, into: &props)
             case "geometry":
+                let mark = s.i
                 do {
                     geometry = try GeoJSONGeometry.read(&s)
                 } catch let e as GeoJSONGeometry.Invalid {
                     geometryError = e.description
                 } catch let e as GeoJSONScanner.Failure {
-                    throw e
+                    // A malformed geometry inside well-formed JSON (a position of one number or of
+                    // strings, coordinates nested too deeply): this feature's reject, and the file
+                    // goes on. Broken JSON still ends the read (skipping it throws).
+                    s.i = mark
+                    try s.skipValue()
+                    geometry = nil
+                    geometryError = e.what
                 } catch {
                     throw s.fail("\(error)")
                 }
