@@ -45,7 +45,7 @@ enum GeoJSONSourceReader {
         }
         return SourceTable(spec: spec, role: role, reader: "flyr-link GeoJSON reader", layerName: layerName(spec.location),
                            crsDefinition: state.crs ?? "OGC:CRS84", resolvedFields: resolved, attributeFilter: nil, records: sink.finish(),
-                           recordCount: sink.count)
+                           recordCount: sink.count, crsIsFormatDefault: state.crs == nil)
     }
 
     static func layerName(_ path: String) -> String {
