@@ -4,6 +4,8 @@ import Foundation
 /// An error GDAL/OGR reported, with GDAL's own message.
 public struct GDALError: Error, CustomStringConvertible, Sendable {
     public let message: String
+    /// Any password in `message` (a `PG:` path, GDAL's own text) is masked.
+    public init(message: String) { self.message = ConnectionSecrets.masked(message) }
     public var description: String { message }
 }
 

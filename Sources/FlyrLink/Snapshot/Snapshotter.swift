@@ -212,7 +212,7 @@ struct Fingerprint {
         func input(_ spec: SourceSpec) -> SnapshotManifest.Input {
             let attrs = try? FileManager.default.attributesOfItem(atPath: spec.location)
             let isFile = (attrs?[.type] as? FileAttributeType) == .typeRegular
-            return .init(source: spec.location, layer: spec.layer, crs: spec.crs,
+            return .init(source: ConnectionSecrets.masked(spec.location), layer: spec.layer, crs: spec.crs,
                          sha256: isFile ? SHA256.fingerprint(spec.location) : nil, bytes: isFile ? attrs?[.size] as? Int : nil)
         }
         inputs["buildings"] = input(o.buildings)
