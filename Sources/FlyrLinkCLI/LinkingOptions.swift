@@ -3,7 +3,8 @@ import FlyrLink
 
 /// How linking runs; shared by `run` and `snapshot`.
 struct LinkingOptions: ParsableArguments {
-    @Option(help: "Proximity links reach at most this many metres (default \(Int(LinkOptions.defaultMaxDistance))).")
+    // Unconditional: `--max-distance -5` is a value (refused by validate), not an unknown flag.
+    @Option(parsing: .unconditional, help: "Proximity links reach at most this many metres (default \(Int(LinkOptions.defaultMaxDistance))).")
     var maxDistance: Double?
 
     @Option(help: "Townhouse rows: split into unit slices, or none.")

@@ -11,7 +11,7 @@ enum GeoJSONSourceReader {
     static func handles(_ spec: SourceSpec) -> Bool {
         let lower = spec.location.lowercased()
         let ext = [".geojson", ".geojsonl", ".geojsons", ".geojsonseq"].contains { lower.hasSuffix($0) }
-        return ext && spec.layer == nil && !spec.location.hasPrefix("/vsi") && FileManager.default.fileExists(atPath: spec.location)
+        return ext && spec.layer == nil && !spec.location.hasPrefix("/vsi") && LocalSource.isRegularFile(spec.location)
     }
 
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
