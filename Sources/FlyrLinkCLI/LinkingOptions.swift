@@ -16,6 +16,9 @@ struct LinkingOptions: ParsableArguments {
     @Option(help: "GeoParquet reader: auto (GDAL's Parquet driver when present), gdal, or flyr (the project's own).")
     var parquetReader: String?
 
+    @Flag(help: "Write the output even when every feature of a layer was rejected (otherwise such a run fails and writes nothing).")
+    var allowEmpty = false
+
     @Flag(help: "No progress on stderr.")
     var quiet = false
 
@@ -33,6 +36,7 @@ struct LinkingOptions: ParsableArguments {
         s.units = units
         s.threads = threads
         s.parquetReader = parquetReader
+        if allowEmpty { s.allowEmpty = true }
     }
 
     var progress: ProgressRenderer {

@@ -121,6 +121,7 @@ public enum Snapshotter {
         if run.buildings.isEmpty && run.addresses.isEmpty {
             throw InputError("campaign \(campaign): territory \(options.territory!.description) intersects no building and no address of the sources")
         }
+        try EmptyLayerCheck.check(run)
 
         observer?(.started(.write, detail: stage.path))
         let t0 = Date()
