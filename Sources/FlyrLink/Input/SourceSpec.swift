@@ -31,7 +31,7 @@ public struct SourceSpec: Sendable, Hashable, Codable {
 
     /// The source as given, any password masked (`ConnectionSecrets`): what messages, reports and
     /// manifests show.
-    public var description: String { ConnectionSecrets.masked(layer.map { "\(location):\($0)" } ?? location) }
+    public var description: String { layer.map { "\(ConnectionSecrets.masked(location)):\($0)" } ?? ConnectionSecrets.masked(location) }
 
     var isGeoParquet: Bool {
         let lower = location.lowercased()
