@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlyrLink
 import Foundation
 
 /// Every failure ends as one line on stderr and exit status 1.
@@ -9,7 +10,7 @@ enum CLIError {
         case let e as CustomStringConvertible: message = e.description
         default: message = String(describing: error)
         }
-        let oneLine = message.replacingOccurrences(of: "\n", with: " ")
+        let oneLine = ConnectionSecrets.masked(message.replacingOccurrences(of: "\n", with: " "))
         FileHandle.standardError.write(Data("flyr-link: error: \(oneLine)\n".utf8))
         Foundation.exit(1)
     }

@@ -3,7 +3,8 @@ import FlyrLink
 
 /// How linking runs; shared by `run` and `snapshot`.
 struct LinkingOptions: ParsableArguments {
-    @Option(help: "Proximity links reach at most this many metres (default \(Int(LinkOptions.defaultMaxDistance))).")
+    // Unconditional: `--max-distance -5` is a value (refused by validate), not an unknown flag.
+    @Option(parsing: .unconditional, help: "Proximity links reach at most this many metres (default \(Int(LinkOptions.defaultMaxDistance))).")
     var maxDistance: Double?
 
     @Option(help: "Townhouse rows: split into unit slices, or none.")
@@ -14,6 +15,9 @@ struct LinkingOptions: ParsableArguments {
 
     @Option(help: "GeoParquet reader: auto (GDAL's Parquet driver when present), gdal, or flyr (the project's own).")
     var parquetReader: String?
+
+    @Flag(help: "Write the output even when every feature of a layer was rejected (otherwise such a run fails and writes nothing).")
+    var allowEmpty = false
 
     @Flag(help: "No progress on stderr.")
     var quiet = false
@@ -32,6 +36,7 @@ struct LinkingOptions: ParsableArguments {
         s.units = units
         s.threads = threads
         s.parquetReader = parquetReader
+        if allowEmpty { s.allowEmpty = true }
     }
 
     var progress: ProgressRenderer {

@@ -1,6 +1,17 @@
 import FlyrLink
 import Foundation
 
+extension PipelineEvent {
+    /// The event with any password in its detail masked.
+    var masked: PipelineEvent {
+        switch self {
+        case .started(let stage, let detail): .started(stage, detail: ConnectionSecrets.masked(detail))
+        case .finished(let stage, let detail, let seconds, let items):
+            .finished(stage, detail: ConnectionSecrets.masked(detail), seconds: seconds, items: items)
+        }
+    }
+}
+
 /// Shows pipeline events on stderr, one line per finished stage, only when stderr is a terminal.
 final class ProgressRenderer: @unchecked Sendable {
     let enabled: Bool
@@ -27,7 +38,7 @@ final class ProgressRenderer: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let line: String
-        switch e {
+        switch e.masked {
         case .started(let stage, let detail):
             line = "\u{1B}[2K\r\(stage.rawValue) … \(detail)"
             FileHandle.standardError.write(Data(line.utf8))

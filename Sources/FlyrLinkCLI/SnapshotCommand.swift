@@ -73,7 +73,7 @@ struct SnapshotBuildCommand: ParsableCommand {
                 print(SnapshotSummaryText.make(result))
             } catch {
                 failed += 1
-                let message = String(describing: error)
+                let message = ConnectionSecrets.masked(String(describing: error))
                 let prefix = requests.count > 1 ? "campaign \(request.campaign): " : ""
                 FileHandle.standardError.write(Data("flyr-link: error: \(prefix)\(message.replacingOccurrences(of: "\n", with: " "))\n".utf8))
             }

@@ -69,7 +69,8 @@ public enum LayerRole: String, Sendable, Codable {
 /// A problem with an input as a whole: the run stops with this one line.
 public struct InputError: Error, CustomStringConvertible, Sendable {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// Any password in `message` (a connection string as given) is masked.
+    public init(_ message: String) { self.message = ConnectionSecrets.masked(message) }
     public var description: String { message }
 }
 

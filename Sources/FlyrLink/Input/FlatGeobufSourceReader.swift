@@ -11,7 +11,7 @@ enum FlatGeobufSourceReader {
 
     static func handles(_ spec: SourceSpec) -> Bool {
         spec.location.lowercased().hasSuffix(".fgb") && spec.layer == nil && !spec.location.hasPrefix("/vsi")
-            && FileManager.default.fileExists(atPath: spec.location)
+            && LocalSource.isRegularFile(spec.location)
     }
 
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {

@@ -4,6 +4,8 @@ import Foundation
 /// An error GDAL/OGR reported, with GDAL's own message.
 public struct GDALError: Error, CustomStringConvertible, Sendable {
     public let message: String
+    /// Any password in `message` (a `PG:` path, GDAL's own text) is masked.
+    public init(message: String) { self.message = ConnectionSecrets.masked(message) }
     public var description: String { message }
 }
 
@@ -51,13 +53,15 @@ final class GDALVectorDataset {
     init(path: String, openOptions: [String] = []) throws(GDALError) {
         try GDALEnvironment.ready()
         self.path = path
+        if let why = LocalSource.problem(path) { throw GDALError(message: "cannot open \(path): \(why)") }
         gdal.CPLErrorReset()
         let h = withCStringList(openOptions) { list in
             gdal.GDALOpenEx(path, UInt32(GDAL_OF_VECTOR | GDAL_OF_READONLY), nil, openOptions.isEmpty ? nil : list, nil)
         }
         guard let h else {
             let exists = path.hasPrefix("PG:") || path.hasPrefix("/vsi") || FileManager.default.fileExists(atPath: path)
-            let reason = exists ? GDALEnvironment.lastError("not a vector format GDAL can open") : "no such file"
+            let reason = !exists ? "no such file"
+                : LocalSource.openFailure(path) ?? GDALEnvironment.lastError("not a vector format GDAL can open")
             throw GDALError(message: "cannot open \(path): \(reason)")
         }
         handle = h

@@ -10,7 +10,11 @@ enum GeoJSONGeometry {
         case list([Coordinates])
     }
 
-    static func read(_ s: inout GeoJSONScanner) throws -> SourceGeometry? {
+    /// Deepest GeometryCollection nesting read (a bound on the recursion, not a GeoJSON limit).
+    static let maxCollectionDepth = 8
+
+    static func read(_ s: inout GeoJSONScanner, depth: Int = 0) throws -> SourceGeometry? {
+        guard depth <= maxCollectionDepth else { throw s.fail("geometry collections nested too deeply") }
         if try s.peek() == UInt8(ascii: "n") { try s.literal("null"); return nil }
         var type: String?
         var coordinates: Coordinates?
@@ -34,7 +38,7 @@ enum GeoJSONGeometry {
                 }
             case "geometries":
                 guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { break }
-                repeat { parts.append(try read(&s)) } while try s.more(closer: UInt8(ascii: "]"))
+                repeat { parts.append(try read(&s, depth: depth + 1)) } while try s.more(closer: UInt8(ascii: "]"))
             default: try s.skipValue()
             }
         } while try s.more(closer: UInt8(ascii: "}"))
@@ -127,12 +131,17 @@ enum GeoJSONGeometry {
         /// Nil when the coordinates are not regular: an empty array, mixed depths, deeper than 3.
         static func read(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> FlatCoordinates? {
             var f = FlatCoordinates()
-            guard let level = try f.readArray(&s, outermost: true) else { return nil }
+            guard let level = try f.readArray(&s, depth: 0) else { return nil }
             f.depth = level
             return f
         }
 
-        private mutating func readArray(_ s: inout GeoJSONScanner, outermost: Bool = false) throws(GeoJSONScanner.Failure) -> Int? {
+        /// `depth`: how many arrays enclose this one. Checked before anything is read: deeper than
+        /// a MultiPolygon's positions is not regular (the general path then reports it), and the
+        /// recursion stays bounded whatever the file holds.
+        private mutating func readArray(_ s: inout GeoJSONScanner, depth: Int) throws(GeoJSONScanner.Failure) -> Int? {
+            guard depth <= 3 else { return nil }
+            let outermost = depth == 0
             guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return nil }
             if try s.peek() != UInt8(ascii: "[") {
                 let x = try s.number()
@@ -144,7 +153,7 @@ enum GeoJSONGeometry {
             }
             var childLevel: Int?
             repeat {
-                guard let l = try readArray(&s), childLevel == nil || childLevel == l, l < 3 else { return nil }
+                guard let l = try readArray(&s, depth: depth + 1), childLevel == nil || childLevel == l, l < 3 else { return nil }
                 childLevel = l
             } while try s.more(closer: UInt8(ascii: "]"))
             let level = childLevel! + 1

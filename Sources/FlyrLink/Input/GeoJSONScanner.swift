@@ -264,21 +264,45 @@ struct GeoJSONScanner {
         throw fail("unexpected end of file")
     }
 
-    /// Skips any value, nesting included.
+    /// Skips any value, nesting included, checking it is well-formed JSON. Iterative: a value
+    /// nested 100,000 arrays deep is skipped without a frame per level (no stack overflow).
     mutating func skipValue() throws(Failure) {
-        switch try peek() {
-        case UInt8(ascii: "\""): _ = try string()
-        case UInt8(ascii: "{"):
-            guard try open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
-            repeat {
-                _ = try string()
-                try expect(UInt8(ascii: ":"))
-                try skipValue()
-            } while try more(closer: UInt8(ascii: "}"))
-        case UInt8(ascii: "["):
-            guard try open(UInt8(ascii: "["), UInt8(ascii: "]")) else { return }
-            repeat { try skipValue() } while try more(closer: UInt8(ascii: "]"))
-        default: _ = try scalarText()
+        var closers: [UInt8] = []  // the open containers' closing brackets; no allocation for a scalar
+        while true {
+            switch try peek() {
+            case UInt8(ascii: "{"):
+                i += 1
+                if try peek() == UInt8(ascii: "}") {
+                    i += 1
+                } else {
+                    closers.append(UInt8(ascii: "}"))
+                    _ = try string()
+                    try expect(UInt8(ascii: ":"))
+                    continue
+                }
+            case UInt8(ascii: "["):
+                i += 1
+                if try peek() == UInt8(ascii: "]") {
+                    i += 1
+                } else {
+                    closers.append(UInt8(ascii: "]"))
+                    continue
+                }
+            default:
+                _ = try scalarText()  // never a container here
+            }
+            // After a value: close the containers that end here, or go on to the next member.
+            while let closer = closers.last {
+                if try more(closer: closer) {
+                    if closer == UInt8(ascii: "}") {
+                        _ = try string()
+                        try expect(UInt8(ascii: ":"))
+                    }
+                    break
+                }
+                closers.removeLast()
+            }
+            if closers.isEmpty { return }
         }
     }
 }

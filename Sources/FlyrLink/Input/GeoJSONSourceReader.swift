@@ -11,7 +11,7 @@ enum GeoJSONSourceReader {
     static func handles(_ spec: SourceSpec) -> Bool {
         let lower = spec.location.lowercased()
         let ext = [".geojson", ".geojsonl", ".geojsons", ".geojsonseq"].contains { lower.hasSuffix($0) }
-        return ext && spec.layer == nil && !spec.location.hasPrefix("/vsi") && FileManager.default.fileExists(atPath: spec.location)
+        return ext && spec.layer == nil && !spec.location.hasPrefix("/vsi") && LocalSource.isRegularFile(spec.location)
     }
 
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
@@ -45,7 +45,7 @@ enum GeoJSONSourceReader {
         }
         return SourceTable(spec: spec, role: role, reader: "flyr-link GeoJSON reader", layerName: layerName(spec.location),
                            crsDefinition: state.crs ?? "OGC:CRS84", resolvedFields: resolved, attributeFilter: nil, records: sink.finish(),
-                           recordCount: sink.count)
+                           recordCount: sink.count, crsIsFormatDefault: state.crs == nil)
     }
 
     static func layerName(_ path: String) -> String {
@@ -218,12 +218,19 @@ enum GeoJSONSourceReader {
             case "properties":
                 try readProperties(&s, &state, into: &props)
             case "geometry":
+                let mark = s.i
                 do {
                     geometry = try GeoJSONGeometry.read(&s)
                 } catch let e as GeoJSONGeometry.Invalid {
                     geometryError = e.description
                 } catch let e as GeoJSONScanner.Failure {
-                    throw e
+                    // A malformed geometry inside well-formed JSON (a position of one number or of
+                    // strings, coordinates nested too deeply): this feature's reject, and the file
+                    // goes on. Broken JSON still ends the read (skipping it throws).
+                    s.i = mark
+                    try s.skipValue()
+                    geometry = nil
+                    geometryError = e.what
                 } catch {
                     throw s.fail("\(error)")
                 }

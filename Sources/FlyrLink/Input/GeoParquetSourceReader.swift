@@ -7,6 +7,9 @@ import GeoParquet
 enum GeoParquetSourceReader {
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, lonLatBox: BBox?,
                      sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
+        if let why = LocalSource.problem(spec.location) ?? (LocalSource.kind(spec.location) == .directory ? "is a directory, not a file" : nil) {
+            throw InputError("\(role.rawValue): cannot open \(spec.location): \(why)")
+        }
         let file: GeoParquetFile
         do {
             file = try GeoParquetFile(path: spec.location)

@@ -29,7 +29,9 @@ public struct SourceSpec: Sendable, Hashable, Codable {
         return SourceSpec(location: text, layer: layer, crs: crs)
     }
 
-    public var description: String { layer.map { "\(location):\($0)" } ?? location }
+    /// The source as given, any password masked (`ConnectionSecrets`): what messages, reports and
+    /// manifests show.
+    public var description: String { layer.map { "\(ConnectionSecrets.masked(location)):\($0)" } ?? ConnectionSecrets.masked(location) }
 
     var isGeoParquet: Bool {
         let lower = location.lowercased()

@@ -34,6 +34,9 @@ struct SourceTable: Sendable {
     var recordCount: Int
     /// For GeoParquet read by the project's reader: what spatial pruning skipped.
     var parquet: ParquetReadReport?
+    /// The CRS is the format's default, not stated by the source (GeoJSON without a `crs`
+    /// member): judged on the coordinates like a source without one (`Ingest.sourceCRS`).
+    var crsIsFormatDefault = false
 }
 
 /// What the GeoParquet reader read of a file, for report.json.

@@ -7,6 +7,8 @@ public enum RunWriter {
                                "features.geojson", "rejects.csv", "report.json"]
 
     public static func write(_ run: LinkRun) throws {
+        // A layer of rejects only: fail before anything is written (unless --allow-empty).
+        try EmptyLayerCheck.check(run)
         // `--out postgresql://…` or `PG:…`: the campaign's tables in that database (Postgres/).
         if let conninfo = PostgresTarget.conninfo(from: run.options.outputDirectory) {
             _ = try PGCampaignWriter.write(run, conninfo: conninfo)

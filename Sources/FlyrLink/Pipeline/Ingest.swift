@@ -21,9 +21,16 @@ struct Ingest {
     /// whose coordinates are all longitude/latitude. Anything else is an error: guessing would be wrong.
     static func sourceCRS(_ table: SourceTable, sample: [Point2]) throws(InputError) -> (String, Bool) {
         if let crs = table.spec.crs { return (crs, false) }
-        if let crs = table.crsDefinition { return (crs, false) }
-        let geographic = sample.allSatisfy { abs($0.x) <= 180 && abs($0.y) <= 90 }
-        if geographic { return ("EPSG:4326", true) }
+        if let crs = table.crsDefinition, !table.crsIsFormatDefault { return (crs, false) }
+        func isLonLat(_ p: Point2) -> Bool { abs(p.x) <= 180 && abs(p.y) <= 90 }
+        if let implied = table.crsDefinition {
+            // GeoJSON without a `crs` member is lon/lat by definition (RFC 7946): kept when most of
+            // its coordinates are (a stray one out of range is that row's reject), and the same
+            // question as any source without a CRS when most are not (metres, say).
+            if 2 * sample.count(where: isLonLat) >= sample.count { return (implied, false) }
+        } else if sample.allSatisfy(isLonLat) {
+            return ("EPSG:4326", true)
+        }
         throw InputError("\(table.role.rawValue): \(table.spec.description) has no CRS and its coordinates are not longitude/latitude; give one with --\(table.role.rawValue)-crs (e.g. EPSG:25832)")
     }
 

@@ -26,6 +26,8 @@ public struct RunOptions: Sendable, Codable {
     public var outputDirectory: String
     /// Replace `outputDirectory` even when flyr-link did not write it (`--overwrite`; see `OutputTarget`).
     public var overwrite = false
+    /// Write the output even when every feature of a layer was rejected (`--allow-empty`; see `EmptyLayerCheck`).
+    public var allowEmpty = false
     /// The campaign the links belong to; a UUID. Nil: derived from the input names (see `resolvedCampaignID`).
     public var campaignID: String?
     public var link = LinkOptions()

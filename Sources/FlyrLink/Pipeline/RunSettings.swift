@@ -11,6 +11,7 @@ public struct RunSettings: Sendable, Equatable {
     public var territoryLayer: String?
     public var out: String?
     public var overwrite: Bool?
+    public var allowEmpty: Bool?
     public var campaign: String?
     public var maxDistance: Double?
     public var units: String?
@@ -40,6 +41,7 @@ public struct RunSettings: Sendable, Equatable {
         r.territoryLayer = territoryLayer ?? base.territoryLayer
         r.out = out ?? base.out
         r.overwrite = overwrite ?? base.overwrite
+        r.allowEmpty = allowEmpty ?? base.allowEmpty
         r.campaign = campaign ?? base.campaign
         r.maxDistance = maxDistance ?? base.maxDistance
         r.units = units ?? base.units
@@ -64,6 +66,7 @@ public struct RunSettings: Sendable, Equatable {
         o.territory = territory.map { SourceSpec.parse($0, layer: territoryLayer) }
         o.campaignID = campaign
         o.overwrite = overwrite ?? false
+        o.allowEmpty = allowEmpty ?? false
         if let maxDistance { o.link.maxDistance = maxDistance }
         if let units {
             guard let u = RunOptions.UnitsMode(rawValue: units) else { throw InputError("units must be split or none, not '\(units)'") }

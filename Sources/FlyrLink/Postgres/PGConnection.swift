@@ -23,7 +23,7 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
 
     public init(_ kind: Kind, _ message: String, sqlState: String? = nil) {
         self.kind = kind
-        self.message = PostgresError.oneLine(message)
+        self.message = ConnectionSecrets.masked(PostgresError.oneLine(message))
         self.sqlState = sqlState
     }
 
@@ -60,17 +60,7 @@ public enum PostgresTarget {
 
     /// The target with any password masked, for messages and summaries.
     public static func redacted(_ out: String) -> String {
-        var s = out
-        // URI form: scheme://user:password@host
-        if let scheme = s.range(of: "://"), let at = s[scheme.upperBound...].firstIndex(of: "@"),
-           let colon = s[scheme.upperBound..<at].firstIndex(of: ":") {
-            s.replaceSubrange(s.index(after: colon)..<at, with: "***")
-        }
-        // key=value form, and ?password= in URIs
-        if let r = s.range(of: #"password\s*=\s*('[^']*'|[^\s&]*)"#, options: .regularExpression) {
-            s.replaceSubrange(r, with: "password=***")
-        }
-        return s
+        ConnectionSecrets.masked(out)
     }
 }
 

@@ -121,6 +121,7 @@ public enum Snapshotter {
         if run.buildings.isEmpty && run.addresses.isEmpty {
             throw InputError("campaign \(campaign): territory \(options.territory!.description) intersects no building and no address of the sources")
         }
+        try EmptyLayerCheck.check(run)
 
         observer?(.started(.write, detail: stage.path))
         let t0 = Date()
@@ -212,7 +213,7 @@ struct Fingerprint {
         func input(_ spec: SourceSpec) -> SnapshotManifest.Input {
             let attrs = try? FileManager.default.attributesOfItem(atPath: spec.location)
             let isFile = (attrs?[.type] as? FileAttributeType) == .typeRegular
-            return .init(source: spec.location, layer: spec.layer, crs: spec.crs,
+            return .init(source: ConnectionSecrets.masked(spec.location), layer: spec.layer, crs: spec.crs,
                          sha256: isFile ? SHA256.fingerprint(spec.location) : nil, bytes: isFile ? attrs?[.size] as? Int : nil)
         }
         inputs["buildings"] = input(o.buildings)
