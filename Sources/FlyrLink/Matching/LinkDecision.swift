@@ -57,11 +57,13 @@ enum LinkDecision {
         let probabilities = scratch.probabilities
         var best = 0
         for rank in 1..<list.count where probabilities[rank] > probabilities[best] { best = rank }  // ties: the nearer
-        if let previous, let kept = keepsPrevious(previous, list: list, best: best, probabilities: probabilities, model: model,
-                                                       shareInside: evidence.shareInside, options: options) {
-            best = kept
-        }
         let confidence = rounded(model.confidence(probabilities[best], shareInside: evidence.shareInside))
+        // Snapshots: an address the run links stays on its previous building when that one is
+        // nearly as good (links do not flap between near-equal buildings from one refresh to the
+        // next); the link's confidence is then the previous building's own.
+        if confidence >= minimumConfidence, let previous, let kept = keepsPrevious(previous, list: list, best: best, options: options) {
+            return Verdict(rank: kept, confidence: rounded(model.confidence(probabilities[kept], shareInside: evidence.shareInside)), unlinked: nil)
+        }
         guard confidence >= minimumConfidence else {
             // In words: the likeliest building is nearer to another address that sees it first,
             // or it is simply too doubtful (too far, too many alike).
@@ -71,14 +73,11 @@ enum LinkDecision {
         return Verdict(rank: best, confidence: confidence, unlinked: nil)
     }
 
-    /// Snapshots: the previous building stays when it is still a candidate the model would link,
-    /// it covers the point if the new choice does, and otherwise it is at most `stickyMargin`
-    /// metres farther than the new choice (links do not flap between near-equal buildings).
-    private static func keepsPrevious(_ previous: Int, list: ArraySlice<CandidateTable.Candidate>, best: Int,
-                                      probabilities: [Double], model: LinkModel, shareInside: Double, options: LinkOptions) -> Int? {
+    /// The previous building's rank when it is still a candidate, covers the point if the new
+    /// choice does, and otherwise is at most `stickyMargin` metres farther than the new choice.
+    private static func keepsPrevious(_ previous: Int, list: ArraySlice<CandidateTable.Candidate>, best: Int, options: LinkOptions) -> Int? {
         guard let rank = list.firstIndex(where: { Int($0.building) == previous }).map({ $0 - list.startIndex }), rank != best else { return nil }
         let old = list[list.startIndex + rank], new = list[list.startIndex + best]
-        guard model.confidence(probabilities[rank], shareInside: shareInside) >= minimumConfidence else { return nil }
         if new.covers { return old.covers ? rank : nil }
         return Double(old.distance) <= Double(new.distance) + options.stickyMargin ? rank : nil
     }
