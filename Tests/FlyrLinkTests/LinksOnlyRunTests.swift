@@ -16,8 +16,8 @@ final class LinksOnlyRunTests: XCTestCase {
     }
 
     func testLinksOnlyKeepsTheLinkingFieldsAndLinksAlike() throws {
-        let (all, allOut) = try run(TestPaths.helsinkiBuildings, TestPaths.helsinkiAddresses, only: .all)
-        let (linksOnly, linksOut) = try run(TestPaths.helsinkiBuildings, TestPaths.helsinkiAddresses, only: .links)
+        let (all, allOut) = try run(TestPaths.rowsBuildings, TestPaths.rowsAddresses, only: .all)
+        let (linksOnly, linksOut) = try run(TestPaths.rowsBuildings, TestPaths.rowsAddresses, only: .links)
         XCTAssertFalse(all.units.isEmpty, "the sample has townhouse rows (the split reads street and number)")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: "\(linksOut)/links.csv")),
                        try Data(contentsOf: URL(fileURLWithPath: "\(allOut)/links.csv")))

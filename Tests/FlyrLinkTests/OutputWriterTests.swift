@@ -74,8 +74,8 @@ final class OutputWriterTests: XCTestCase {
 
     func testUnitsOutOfBuildingOrderAreWrittenInTheirOwnOrder() throws {
         let base = TestPaths.temporaryDirectory(self)
-        var options = RunOptions(buildings: SourceSpec(location: TestPaths.helsinkiBuildings),
-                                 addresses: SourceSpec(location: TestPaths.helsinkiAddresses),
+        var options = RunOptions(buildings: SourceSpec(location: TestPaths.rowsBuildings),
+                                 addresses: SourceSpec(location: TestPaths.rowsAddresses),
                                  outputDirectory: base.appendingPathComponent("made").path)
         options.campaignID = "5b0f3c8e-6d2a-5f1e-9a7b-2c4d6e8f0a1b"
         let run = try LinkPipeline(options: options).run()

@@ -8,10 +8,11 @@ final class PostgresTests: XCTestCase {
     static let campaignA = "5b0f3c8e-6d2a-5f1e-9a7b-2c4d6e8f0a1b"
     static let campaignB = "0c1d2e3f-4a5b-5c6d-8e7f-8091a2b3c4d5"
 
-    /// The Helsinki sample linked for `campaign`; `out` is a directory or a database.
-    func helsinki(campaign: String, out: String, maxDistance: Double? = nil) throws -> LinkRun {
-        var options = RunOptions(buildings: SourceSpec(location: TestPaths.helsinkiBuildings),
-                                 addresses: SourceSpec(location: TestPaths.helsinkiAddresses), outputDirectory: out)
+    /// The Helsinki sample (or, with `rows`, the sample with townhouse rows) linked for
+    /// `campaign`; `out` is a directory or a database.
+    func helsinki(campaign: String, out: String, maxDistance: Double? = nil, rows: Bool = false) throws -> LinkRun {
+        var options = RunOptions(buildings: SourceSpec(location: rows ? TestPaths.rowsBuildings : TestPaths.helsinkiBuildings),
+                                 addresses: SourceSpec(location: rows ? TestPaths.rowsAddresses : TestPaths.helsinkiAddresses), outputDirectory: out)
         options.campaignID = campaign
         options.threads = 2
         if let maxDistance { options.link.maxDistance = maxDistance }
@@ -49,9 +50,9 @@ final class PostgresTests: XCTestCase {
     func testWrittenCampaignReadsBackAndTheRPCEqualsFeaturesGeoJSON() throws {
         let (db, _) = try TestDatabase.isolatedSchema(self)
         let dir = TestPaths.temporaryDirectory(self).appendingPathComponent("out")
-        let fileRun = try helsinki(campaign: Self.campaignA, out: dir.path)
+        let fileRun = try helsinki(campaign: Self.campaignA, out: dir.path, rows: true)
         try RunWriter.write(fileRun)
-        let dbRun = try helsinki(campaign: Self.campaignA, out: db)
+        let dbRun = try helsinki(campaign: Self.campaignA, out: db, rows: true)
         try RunWriter.write(dbRun)
         XCTAssertFalse(dbRun.units.isEmpty, "the sample has townhouse slices, so the RPC's slice features are checked")
 
@@ -307,12 +308,12 @@ final class PostgresTests: XCTestCase {
 
     func testAFailureInTheLastCopyRollsBackTheWholeWrite() throws {
         let (db, _) = try TestDatabase.isolatedSchema(self)
-        let first = try helsinki(campaign: Self.campaignA, out: db, maxDistance: 0)
+        let first = try helsinki(campaign: Self.campaignA, out: db, maxDistance: 0, rows: true)
         try RunWriter.write(first)
         let before = try state(db, Self.campaignA)
         // building_units is written last, after the DELETE and every other COPY.
         try TestDatabase.query(db, "ALTER TABLE building_units ADD CONSTRAINT no_units CHECK (unit_index < 0) NOT VALID")
-        let second = try helsinki(campaign: Self.campaignA, out: db)
+        let second = try helsinki(campaign: Self.campaignA, out: db, rows: true)
         XCTAssertThrowsError(try RunWriter.write(second)) { error in
             XCTAssertTrue("\(error)".hasPrefix("writing building_units:"), "\(error)")
             XCTAssertTrue("\(error)".contains("no_units"), "\(error)")

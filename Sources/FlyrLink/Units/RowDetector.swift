@@ -55,9 +55,10 @@ enum RowDetector {
         // Distinct dwellings: "11" and "11 B 9" (a staircase and flat of house 11), or "12-3", are one house.
         let dwellings = members.map { addresses[$0].withUTF8(.houseNumber) { HouseNumber.dwelling($0) } }
         guard Set(dwellings).count == n, !dwellings.contains("") else { return nil }
-        // One side of the street: one parity ("20" and "25" face each other across it).
-        let parities = Set(members.map { addresses[$0].withUTF8(.houseNumber) { HouseNumber.leadingNumber($0) } % 2 })
-        guard parities.count == 1 else { return nil }
+        // One side of the street: one parity ("20" and "25" face each other across it), unless
+        // the numbers simply run on (1, 2, 3, 4: a mews numbered consecutively).
+        let leading = members.map { addresses[$0].withUTF8(.houseNumber) { HouseNumber.leadingNumber($0) } }
+        guard Set(leading.map { $0 % 2 }).count == 1 || leading.max()! - leading.min()! == n - 1 else { return nil }
         // Several distinct house numbers on one street; repeats mean units of one entrance (an apartment block).
         // (At most `maxUnits` members: compared pairwise, with no set or string made per building.)
         for i in 0..<n {

@@ -32,6 +32,10 @@ enum TestPaths {
     static var helsinkiBuildings: String { root.appendingPathComponent("data/helsinki/buildings.geojson").path }
     static var helsinkiAddresses: String { root.appendingPathComponent("data/helsinki/addresses.geojson").path }
 
+    /// A real sample with townhouse rows (Fixtures/la-venice, cut from la_dev): Helsinki has none.
+    static var rowsBuildings: String { fixture("la-venice/buildings.geojson") }
+    static var rowsAddresses: String { fixture("la-venice/addresses.geojson") }
+
     /// The flyr-link executable built beside the test bundle.
     static var binary: String {
         let bundle = Bundle(for: BundleMarker.self).bundleURL
