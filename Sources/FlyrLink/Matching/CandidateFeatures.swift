@@ -37,8 +37,8 @@ enum CandidateFeatures {
         let next = rank + 1 < list.count ? Double(list[list.startIndex + rank + 1].distance) : e.reach + 10
         var largest = 0.0, largerCloser = 0.0
         for (k, o) in list.enumerated() {
-            largest = max(largest, Double(o.area))
-            if k < rank, o.area > c.area { largerCloser += 1 }
+            largest = max(largest, Double(e.candidates.area(o)))
+            if k < rank, e.candidates.area(o) > e.candidates.area(c) { largerCloser += 1 }
         }
         // The building's claimants other than this address.
         var claimants = 0.0, inside = 0.0, closer = 0.0, nearestClaimant = farAway
@@ -77,8 +77,9 @@ enum CandidateFeatures {
         x[2] = Double(rank)
         x[3] = d - nearest
         x[4] = next - d
-        x[5] = log(max(Double(c.area), 1))
-        x[6] = log(max(Double(c.area), 1) / max(largest, 1))
+        let area = Double(e.candidates.area(c))
+        x[5] = log(max(area, 1))
+        x[6] = log(max(area, 1) / max(largest, 1))
         x[7] = Double(list.count)
         x[8] = e.accessory[b] ? 1 : 0
         x[9] = c.atCorner ? 1 : 0
@@ -114,7 +115,7 @@ struct LinkEvidence: Sendable {
     /// A hash of each address's street name as `HouseNumber.key` normalises it; 0 for none.
     let streets: [UInt64]
     /// Each address's house number's leading digits; -1 for none.
-    let numbers: [Int]
+    let numbers: [Int32]
     /// The addresses whose nearest candidate is building b, ascending.
     let claimants: IndexGroups
     /// The (address, rank) pairs whose candidate is building b, as address × limit + rank.
@@ -133,13 +134,14 @@ struct LinkEvidence: Sendable {
         self.houseKeys = houseKeys
         self.reach = reach
         let streetsAndNumbers = addresses.withUnsafeBufferPointer { addresses in
-            pool.map(addresses.count, chunkSize: 16_384) { _, i -> (UInt64, Int) in
-                (addresses[i].withUTF8(.streetName) { HouseNumber.streetHash($0) },
-                 addresses[i].withUTF8(.houseNumber) { HouseNumber.leadingNumber($0) })
+            pool.map(addresses.count, chunkSize: 16_384) { _, i -> UInt64 in addresses[i].withUTF8(.streetName) { HouseNumber.streetHash($0) } }
+        }
+        numbers = addresses.withUnsafeBufferPointer { addresses in
+            pool.map(addresses.count, chunkSize: 16_384) { _, i -> Int32 in
+                Int32(addresses[i].withUTF8(.houseNumber) { HouseNumber.leadingNumber($0) })
             }
         }
-        streets = streetsAndNumbers.map(\.0)
-        numbers = streetsAndNumbers.map(\.1)
+        streets = streetsAndNumbers
         claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
         seers = IndexGroups(count: candidates.addressCount * CandidateTable.limit, keyCount: accessory.count) { slot in
             let list = candidates[slot / CandidateTable.limit], rank = slot % CandidateTable.limit

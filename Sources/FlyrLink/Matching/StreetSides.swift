@@ -22,7 +22,7 @@ struct StreetSides: Sendable {
 
     private let side: [Side]
 
-    init(points: [Point2], streets: [UInt64], numbers: [Int], candidates: CandidateTable, pool: WorkerPool) {
+    init(points: [Point2], streets: [UInt64], numbers: [Int32], candidates: CandidateTable, pool: WorkerPool) {
         let grid = BoxGrid(count: points.count, cellSize: 2 * Self.radius, pool: pool) { i in
             BBox(minX: points[i].x, minY: points[i].y, maxX: points[i].x, maxY: points[i].y)
         }
@@ -60,7 +60,7 @@ struct StreetSides: Sendable {
         return (Double(abs(ux * offset.dx + uy * offset.dy)), Double(abs(ux * offset.dy - uy * offset.dx)))
     }
 
-    private static func sides(of a: Int, points: [Point2], streets: [UInt64], numbers: [Int], candidates: CandidateTable,
+    private static func sides(of a: Int, points: [Point2], streets: [UInt64], numbers: [Int32], candidates: CandidateTable,
                               grid: BoxGrid, scratch near: inout [Int]) -> ((Float, Float), Float, Float) {
         let none: ((Float, Float), Float, Float) = ((0, 0), 0, 0)
         guard streets[a] != 0, numbers[a] >= 0 else { return none }
