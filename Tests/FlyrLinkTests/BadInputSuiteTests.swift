@@ -187,17 +187,7 @@ final class BadInputSuiteTests: XCTestCase {
         for c in Self.cases { try check(c) }
     }
 
-    /// Every file under `dir` (hidden ones too) by relative path, with its bytes.
-    func contents(_ dir: URL) throws -> [String: Data] {
-        var out: [String: Data] = [:]
-        let fm = FileManager.default
-        for case let relative as String in fm.enumerator(atPath: dir.path)! {
-            var isDir: ObjCBool = false
-            let url = dir.appendingPathComponent(relative)
-            if fm.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue { out[relative] = try Data(contentsOf: url) }
-        }
-        return out
-    }
+    func contents(_ dir: URL) throws -> [String: Data] { try OutputFiles.everyFile(dir) }
 
     func write(_ files: [String: Content], in dir: URL) throws {
         for (name, content) in files {

@@ -10,17 +10,7 @@ final class OutputSafetyTests: XCTestCase {
          "--out", out, "--quiet", "--threads", "1"] + extra
     }
 
-    /// Every file under `dir` (hidden ones too) by relative path, with its bytes.
-    func contents(_ dir: URL) throws -> [String: Data] {
-        var out: [String: Data] = [:]
-        let fm = FileManager.default
-        for case let relative as String in fm.enumerator(atPath: dir.path)! {
-            var isDir: ObjCBool = false
-            let url = dir.appendingPathComponent(relative)
-            if fm.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue { out[relative] = try Data(contentsOf: url) }
-        }
-        return out
-    }
+    func contents(_ dir: URL) throws -> [String: Data] { try OutputFiles.everyFile(dir) }
 
     /// A directory of the user's: files at two levels.
     func userDirectory(_ url: URL) throws {

@@ -69,6 +69,19 @@ enum CandidateSearch {
         return keyed.map { $0.index }
     }
 
+    /// The footprints whose boxes lie within `reach` of `p`, nearest box first (then the lower
+    /// index: buildings are in id order, so ties break by id), into `near`. (The grid's boxes
+    /// enclose the footprints' own by micrometres: a lower bound of the distance still, and the
+    /// candidates beyond reach are dropped by their exact distance.)
+    static func boxes(near p: Point2, index: FootprintIndex, reach: Double, into near: inout [(bboxDistance: Double, building: Int)]) {
+        near.removeAll(keepingCapacity: true)
+        index.grid.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: reach)) { b, box in
+            let d = box.distance(to: p)
+            if d <= reach { near.append((d, b)) }
+        }
+        near.sort { $0.bboxDistance != $1.bboxDistance ? $0.bboxDistance < $1.bboxDistance : $0.building < $1.building }
+    }
+
     /// Address `a`'s surroundings, written into `result` (whose arrays keep their capacity).
     /// `scratch` is the caller's buffer for the boxes within reach, reused from address to address.
     static func surroundings(of a: Int, scene: MetricScene, index: FootprintIndex, options: LinkOptions, accessory: [Bool],
@@ -76,17 +89,8 @@ enum CandidateSearch {
         result.covering.removeAll(keepingCapacity: true)
         result.nearby.removeAll(keepingCapacity: true)
         let p = scene.addressPoints[a]
-        let reach = options.maxDistance
-        near.removeAll(keepingCapacity: true)
-        // (The grid's boxes enclose the footprints' own by micrometres: a lower bound of the
-        // distance still, and the candidates beyond reach are dropped by their exact distance.)
-        index.grid.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: reach)) { b, box in
-            let d = box.distance(to: p)
-            if d <= reach { near.append((d, b)) }
-        }
+        boxes(near: p, index: index, reach: options.maxDistance, into: &near)
         guard !near.isEmpty else { return }
-        // Buildings are in id order, so a lower index is the lower id: ties break by id.
-        near.sort { $0.bboxDistance != $1.bboxDistance ? $0.bboxDistance < $1.bboxDistance : $0.building < $1.building }
         measure(p, near: near, footprints: scene.footprints, scene: scene, options: options, accessory: accessory, into: &result)
     }
 

@@ -132,13 +132,8 @@ extension CandidateSearch {
     static func candidates(of p: Point2, scene: MetricScene, index: FootprintIndex, reach: Double,
                            scratch near: inout [(bboxDistance: Double, building: Int)], into found: inout [CandidateTable.Candidate]) {
         found.removeAll(keepingCapacity: true)
-        near.removeAll(keepingCapacity: true)
-        index.grid.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: reach)) { b, box in
-            let d = box.distance(to: p)
-            if d <= reach { near.append((d, b)) }
-        }
+        boxes(near: p, index: index, reach: reach, into: &near)
         guard !near.isEmpty else { return }
-        near.sort { $0.bboxDistance != $1.bboxDistance ? $0.bboxDistance < $1.bboxDistance : $0.building < $1.building }
         let footprints = scene.footprints
         var measured: [(distance: Double, area: Double, building: Int, covers: Bool, corner: Bool, offset: Point2)] = []
         measured.reserveCapacity(8)

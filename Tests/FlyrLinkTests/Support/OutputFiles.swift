@@ -3,6 +3,18 @@ import Foundation
 
 /// Reading a run's output files back in tests.
 enum OutputFiles {
+    /// Every file under `dir` (hidden ones too) by relative path, with its bytes.
+    static func everyFile(_ dir: URL) throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        let fm = FileManager.default
+        for case let relative as String in fm.enumerator(atPath: dir.path)! {
+            var isDir: ObjCBool = false
+            let url = dir.appendingPathComponent(relative)
+            if fm.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue { out[relative] = try Data(contentsOf: url) }
+        }
+        return out
+    }
+
     static func csv(_ path: String) throws -> [[String: String]] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var rows = CSVText.parse(text)
