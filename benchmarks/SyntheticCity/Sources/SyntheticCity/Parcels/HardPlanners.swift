@@ -186,7 +186,8 @@ enum FrontRearPlanner {
         let ha = drivewayLeft ? driveway : otherMargin
         let setback = rng.uniform(3, 8)
         let front = Rect(minX: ha, minY: setback, maxX: ha + hw, maxY: setback + hd)
-        let rw = rng.uniform(5, 9), rd = rng.uniform(5, 8)
+        // The rear unit is always the smaller dwelling: at most 80% of the front house's area.
+        let rw = rng.uniform(5, 9), rd = min(rng.uniform(5, 8), 0.8 * hw * hd / rw)
         let rv = front.maxY + rng.uniform(3, 8)
         let ra = rng.uniform(1, width - 1 - rw)
         let rear = Rect(minX: ra, minY: rv, maxX: ra + rw, maxY: rv + rd)
