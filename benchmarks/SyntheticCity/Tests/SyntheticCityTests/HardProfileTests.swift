@@ -251,4 +251,28 @@ final class HardProfileTests: XCTestCase {
         XCTAssertTrue(result.byKind.contains { $0.name == "duplex" && $0.correct > 0 })
         XCTAssertTrue(result.byPlacement.contains { $0.name == "street_edge" && $0.correct > 0 })
     }
+
+    func testUnitScoringOfHardKinds() {
+        let truth = Dictionary(uniqueKeysWithValues: addresses.map { a in
+            (a.id, TruthRecord(addressId: a.id, buildingId: a.truth.buildingIndex.map(IdFormat.building), kind: a.truth.kind.rawValue,
+                               placement: a.truth.placement.rawValue, unitIndex: a.truth.unitIndex, unitsInRow: a.truth.unitsInRow))
+        })
+        // Slice every row and every duplex into its units: rows score exactly, duplexes are not scored.
+        let sliced = addresses.filter { $0.truth.kind == .townhouseRow || $0.truth.kind == .duplex }
+        var units = sliced.map { a in
+            UnitRecord(id: "u" + a.id, buildingId: IdFormat.building(a.truth.buildingIndex!), addressId: a.id, unitIndex: a.truth.unitIndex!)
+        }
+        var score = evaluateUnits(units: units, links: [], truth: truth)
+        let rows = Set(addresses.filter { $0.truth.kind == .townhouseRow }.map { $0.truth.buildingIndex! }).count
+        XCTAssertEqual(score.townhouseRows, rows)
+        XCTAssertEqual(score.rowsSplitExactly, rows)
+        let singleDwellings: Set<AddressTruthKind> = [.house, .houseGarageFront, .corner, .frontHouse, .rearUnit]
+        XCTAssertEqual(score.houses, Set(addresses.filter { singleDwellings.contains($0.truth.kind) }.map { $0.truth.buildingIndex! }).count)
+        XCTAssertEqual(score.housesSplit, 0)
+        // Splitting a corner building counts as splitting a house.
+        let corner = addresses.first { $0.truth.kind == .corner }!
+        units.append(UnitRecord(id: "ux", buildingId: IdFormat.building(corner.truth.buildingIndex!), addressId: corner.id, unitIndex: 0))
+        score = evaluateUnits(units: units, links: [], truth: truth)
+        XCTAssertEqual(score.housesSplit, 1)
+    }
 }
