@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import SyntheticCity
 
+extension CityProfile: ExpressibleByArgument {}
+
 struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write buildings.geojson, addresses.geojson, truth.csv and city.json into DIR.")
@@ -21,13 +23,16 @@ struct Generate: ParsableCommand {
     @Option(help: "Latitude of the local origin.")
     var originLat: Double = 56.15
 
+    @Option(help: "Parcel and placement mix: default (unchanged) or hard (garage-fronted houses, duplexes, corner lots, rear units, multi-number lots, buildings across two lots, vacant lots beside unaddressed buildings).")
+    var profile: CityProfile = .standard
+
     func validate() throws {
         guard buildings >= 0 else { throw ValidationError("--buildings must be >= 0") }
         guard (-85.0...85.0).contains(originLat) else { throw ValidationError("--origin-lat must be within ±85") }
     }
 
     func run() throws {
-        let config = CityConfig(buildings: buildings, seed: seed, originLon: originLon, originLat: originLat)
+        let config = CityConfig(buildings: buildings, seed: seed, originLon: originLon, originLat: originLat, profile: profile)
         let summary = try generateCity(config: config, to: URL(fileURLWithPath: out))
         print("wrote \(summary.counts.buildings) buildings, \(summary.counts.addresses) addresses to \(out)")
     }

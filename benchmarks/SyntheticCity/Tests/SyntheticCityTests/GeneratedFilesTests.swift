@@ -40,8 +40,11 @@ final class GeneratedFilesTests: XCTestCase {
         XCTAssertEqual((counts["addressesByPlacement"] as? [String: Int])?.filter { $0.value > 0 }, placements)
         XCTAssertEqual((counts["addressesByKind"] as? [String: Int])?.filter { $0.value > 0 }, truthKinds)
         // A city of this size has every kind and every placement.
-        XCTAssertEqual(Set(kinds.keys), Set(BuildingKind.allCases.map(\.rawValue)))
-        XCTAssertEqual(Set(placements.keys), Set(Placement.allCases.map(\.rawValue)))
+        XCTAssertEqual(Set(kinds.keys), Set(BuildingKind.defaultProfileCases.map(\.rawValue)))
+        XCTAssertEqual(Set(placements.keys), Set(Placement.defaultProfileCases.map(\.rawValue)))
+        // The default profile's city.json lists its own kinds only (unchanged since before profiles).
+        XCTAssertEqual(Set(byKind.keys), Set(BuildingKind.defaultProfileCases.map(\.rawValue)))
+        XCTAssertNil(city["profile"])
     }
 
     func testEveryTruthRowPointsAtRealFeatures() throws {

@@ -62,10 +62,65 @@ enum TestSupport {
         var stats: CityStats
     }
 
-    static func generateInMemory(buildings: Int, seed: UInt64) throws -> InMemoryCity {
+    static func generateInMemory(buildings: Int, seed: UInt64, profile: CityProfile = .standard) throws -> InMemoryCity {
         let sink = CollectingSink()
-        let stats = try CityGenerator(config: CityConfig(buildings: buildings, seed: seed)).generate(into: sink)
+        let stats = try CityGenerator(config: CityConfig(buildings: buildings, seed: seed, profile: profile)).generate(into: sink)
         return InMemoryCity(buildings: sink.buildings, addresses: sink.addresses, stats: stats)
+    }
+
+    /// Pairs of buildings whose footprints overlap (a proper edge crossing or one
+    /// containing a vertex or the centroid of the other); bounding boxes prefilter.
+    static func overlappingPairs(_ buildings: [SyntheticBuilding]) -> [(String, String)] {
+        struct Box { var minX, minY, maxX, maxY: Double; var i: Int }
+        let boxes = buildings.enumerated().map { i, b in
+            Box(minX: b.ring.map(\.x).min()!, minY: b.ring.map(\.y).min()!,
+                maxX: b.ring.map(\.x).max()!, maxY: b.ring.map(\.y).max()!, i: i)
+        }.sorted { $0.minX < $1.minX }
+        func orient(_ a: Point, _ b: Point, _ c: Point) -> Double { (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x) }
+        func crosses(_ p: Point, _ q: Point, _ r: Point, _ s: Point) -> Bool {
+            let d1 = orient(p, q, r), d2 = orient(p, q, s), d3 = orient(r, s, p), d4 = orient(r, s, q)
+            return ((d1 > 1e-9 && d2 < -1e-9) || (d1 < -1e-9 && d2 > 1e-9)) && ((d3 > 1e-9 && d4 < -1e-9) || (d3 < -1e-9 && d4 > 1e-9))
+        }
+        func centroid(_ r: [Point]) -> Point { Point(r.map(\.x).reduce(0, +) / Double(r.count), r.map(\.y).reduce(0, +) / Double(r.count)) }
+        func overlap(_ a: [Point], _ b: [Point]) -> Bool {
+            for i in 0..<a.count {
+                for j in 0..<b.count where crosses(a[i], a[(i + 1) % a.count], b[j], b[(j + 1) % b.count]) { return true }
+            }
+            return a.contains { contains(b, $0) } || b.contains { contains(a, $0) }
+                || contains(b, centroid(a)) || contains(a, centroid(b))
+        }
+        var pairs: [(String, String)] = []
+        for (k, a) in boxes.enumerated() {
+            for b in boxes[(k + 1)...] {
+                if b.minX > a.maxX { break }
+                guard b.minY <= a.maxY, a.minY <= b.maxY else { continue }
+                if overlap(buildings[a.i].ring, buildings[b.i].ring) { pairs.append((buildings[a.i].id, buildings[b.i].id)) }
+            }
+        }
+        return pairs
+    }
+
+    /// Addresses whose point lies inside a building other than their true one.
+    static func pointsInsideOtherBuildings(_ city: InMemoryCity) -> [String] {
+        let cell = 50.0
+        var grid: [Int: [Int]] = [:]
+        func key(_ cx: Int, _ cy: Int) -> Int { cx &* 1_000_003 &+ cy }
+        for (i, b) in city.buildings.enumerated() {
+            let xs = b.ring.map(\.x), ys = b.ring.map(\.y)
+            for cx in Int((xs.min()! / cell).rounded(.down))...Int((xs.max()! / cell).rounded(.down)) {
+                for cy in Int((ys.min()! / cell).rounded(.down))...Int((ys.max()! / cell).rounded(.down)) {
+                    grid[key(cx, cy), default: []].append(i)
+                }
+            }
+        }
+        var bad: [String] = []
+        for a in city.addresses {
+            let k = key(Int((a.point.x / cell).rounded(.down)), Int((a.point.y / cell).rounded(.down)))
+            for i in grid[k] ?? [] where city.buildings[i].index != a.truth.buildingIndex {
+                if contains(city.buildings[i].ring, a.point) { bad.append("\(a.id) inside \(city.buildings[i].id)") }
+            }
+        }
+        return bad
     }
 
     static func jsonObject(_ url: URL) throws -> [String: Any] {

@@ -42,12 +42,14 @@ public enum EvaluationReport {
 
     private static func table(_ groups: [GroupScore], title: String) -> [String] {
         let columns = ["addresses", "w/bldg", "links", "correct", "wrong", "false", "missed", "dup", "precision", "recall", "F1"]
-        var lines = [pad(title, 16) + columns.map { pad($0, 10, right: true) }.joined()]
+        // 16 wide as always; wider only when a name needs it (hard-profile kinds such as vacant_beside_building).
+        let nameWidth = max(16, (groups.map(\.name.count).max() ?? 0) + 1)
+        var lines = [pad(title, nameWidth) + columns.map { pad($0, 10, right: true) }.joined()]
         for g in groups {
             let counts = [g.addresses, g.withBuilding, g.links, g.correct, g.wrongBuilding, g.falseLinks, g.missed, g.duplicates]
                 .map { pad("\($0)", 10, right: true) }
             let rates = [g.precision, g.recall, g.f1].map { pad(fixed($0), 10, right: true) }
-            lines.append(pad(g.name, 16) + (counts + rates).joined())
+            lines.append(pad(g.name, nameWidth) + (counts + rates).joined())
         }
         return lines
     }

@@ -81,7 +81,9 @@ public func evaluateUnits(units: [UnitRecord], links: [LinkRecord], truth: [Stri
         case "apartment":
             score.apartmentBlocks += 1
             if slices > 0 { score.apartmentBlocksSplit += 1 }
-        case "house":
+        // Hard-profile single dwellings count as houses too (one building, must stay whole);
+        // duplex, multi_number and two_lot buildings are neither rows nor houses: not scored here.
+        case "house", "house_garage_front", "corner", "front_house", "rear_unit":
             score.houses += 1
             if slices > 0 { score.housesSplit += 1 }
         default:

@@ -11,7 +11,7 @@ public struct CityGenerator {
     }
 
     public func generate(into sink: CitySink) throws -> CityStats {
-        var run = GenerationRun(target: config.buildings, seed: config.seed, sink: sink)
+        var run = GenerationRun(target: config.buildings, seed: config.seed, profile: config.profile, sink: sink)
         try run.walkGrid()
         return run.stats
     }
@@ -19,14 +19,17 @@ public struct CityGenerator {
 
 private struct GenerationRun {
     let target: Int
+    let profile: CityProfile
     let sink: CitySink
     let grid: StreetGrid
     var rng: SeededGenerator
     var regions = AddressRegions()
-    var stats = CityStats()
+    var stats: CityStats
 
-    init(target: Int, seed: UInt64, sink: CitySink) {
+    init(target: Int, seed: UInt64, profile: CityProfile, sink: CitySink) {
         self.target = target
+        self.profile = profile
+        stats = CityStats(profile: profile)
         self.sink = sink
         grid = StreetGrid(targetBuildings: target)
         rng = SeededGenerator(seed: seed)
@@ -42,10 +45,23 @@ private struct GenerationRun {
         var blockRow = 0
         while !done {
             let name = StreetNames.eastWest(blockRow)
+            // Hard profile: the first lot of each block side may be a corner lot that also
+            // fronts the avenue at its west end (that avenue's east, odd side). Its avenue
+            // number is reserved here, between the avenue's previous block row (south of
+            // this street) and its next one: south side of the street first.
+            var cornerNumbers: [(south: Int, north: Int)] = []
+            if profile == .hard {
+                for j in 0..<grid.blocksEastWest {
+                    cornerNumbers.append((avenueNext[j][0], avenueNext[j][0] + 2))
+                    avenueNext[j][0] += 4
+                }
+            }
             for odd in [true, false] {
                 var next = odd ? 1 : 2
-                for segment in grid.streetSegments() where !done {
-                    try fill(segment, side: grid.street(blockRow, oddSide: odd), street: name, next: &next)
+                for (j, segment) in grid.streetSegments().enumerated() where !done {
+                    let corner = cornerNumbers.isEmpty ? nil
+                        : (name: avenueNames[j], number: odd ? cornerNumbers[j].north : cornerNumbers[j].south)
+                    try fill(segment, side: grid.street(blockRow, oddSide: odd), street: name, next: &next, corner: corner)
                 }
             }
             for j in 0..<avenues where !done {
@@ -59,15 +75,33 @@ private struct GenerationRun {
         stats.streets = blockRow == 0 ? 0 : blockRow + avenues
     }
 
-    private mutating func fill(_ segment: ClosedRange<Double>, side: StreetSide, street: String, next: inout Int) throws {
+    private mutating func fill(
+        _ segment: ClosedRange<Double>, side: StreetSide, street: String, next: inout Int,
+        corner: (name: String, number: Int)? = nil
+    ) throws {
         var cursor = segment.lowerBound
+        if profile == .hard {
+            if !done, let corner, rng.chance(HardParcelPlanner.cornerShare),
+               let plan = CornerPlanner.plan(maxWidth: segment.upperBound - cursor, rng: &rng) {
+                try emit(plan, side: side, u0: cursor, street: street, next: &next, crossStreet: corner)
+                cursor += plan.width
+            }
+            while !done, let plan = HardParcelPlanner.plan(maxWidth: segment.upperBound - cursor, rng: &rng) {
+                try emit(plan, side: side, u0: cursor, street: street, next: &next)
+                cursor += plan.width
+            }
+            return
+        }
         while !done, let plan = ParcelPlanner.plan(maxWidth: segment.upperBound - cursor, rng: &rng) {
             try emit(plan, side: side, u0: cursor, street: street, next: &next)
             cursor += plan.width
         }
     }
 
-    private mutating func emit(_ plan: ParcelPlan, side: StreetSide, u0: Double, street: String, next: inout Int) throws {
+    private mutating func emit(
+        _ plan: ParcelPlan, side: StreetSide, u0: Double, street: String, next: inout Int,
+        crossStreet: (name: String, number: Int)? = nil
+    ) throws {
         stats.parcels += 1
         stats.parcelsByKind[plan.kind.rawValue, default: 0] += 1
         var indexOfSlot: [Int] = []
@@ -89,14 +123,23 @@ private struct GenerationRun {
         let locality = regions.locality(at: centre)
         var highestOffset = 0
         for planned in plan.addresses {
+            // The city's last parcel may be cut short; its addresses on missing buildings go too.
+            if let slot = planned.buildingSlot, slot >= indexOfSlot.count { continue }
             let point = side.world(u: u0 + planned.point.x, v: planned.point.y)
             stats.addresses += 1
             stats.include(point)
             stats.addressesByKind[planned.truthKind.rawValue, default: 0] += 1
             stats.addressesByPlacement[planned.placement.rawValue, default: 0] += 1
-            highestOffset = max(highestOffset, planned.numberOffset)
+            var houseNumber = next + 2 * planned.numberOffset
+            var streetName = street
+            if planned.onCrossStreet, let crossStreet {
+                houseNumber = crossStreet.number
+                streetName = crossStreet.name
+            } else {
+                highestOffset = max(highestOffset, planned.numberOffset)
+            }
             try sink.add(address: SyntheticAddress(
-                index: stats.addresses, houseNumber: next + 2 * planned.numberOffset, streetName: street,
+                index: stats.addresses, houseNumber: houseNumber, streetName: streetName,
                 unit: planned.unit, postalCode: postalCode, locality: locality, point: point,
                 truth: AddressTruth(
                     buildingIndex: planned.buildingSlot.map { indexOfSlot[$0] }, kind: planned.truthKind,

@@ -6,6 +6,11 @@ public enum BuildingKind: String, CaseIterable, Codable, Sendable {
     case townhouseRow = "townhouse_row"
     case apartment
     case unaddressed
+    /// Hard profile: one building, two dwellings side by side, two house numbers.
+    case duplex
+
+    /// The kinds of the default profile (city.json of a default city lists only these).
+    public static let defaultProfileCases: [BuildingKind] = [.house, .garage, .shed, .townhouseRow, .apartment, .unaddressed]
 }
 
 /// The truth `kind` of an address: the kind of its true building, or a vacant lot.
@@ -14,6 +19,28 @@ public enum AddressTruthKind: String, CaseIterable, Codable, Sendable {
     case townhouseRow = "townhouse_row"
     case apartment
     case vacantLot = "vacant_lot"
+    // Hard profile only (README: "The hard profile").
+    case houseGarageFront = "house_garage_front"
+    case duplex
+    case corner
+    case frontHouse = "front_house"
+    case rearUnit = "rear_unit"
+    case multiNumber = "multi_number"
+    case twoLot = "two_lot"
+    case vacantBesideBuilding = "vacant_beside_building"
+
+    public static let defaultProfileCases: [AddressTruthKind] = [.house, .townhouseRow, .apartment, .vacantLot]
+
+    /// The `kind` written on the true building (nil: no building).
+    public var buildingKind: BuildingKind? {
+        switch self {
+        case .house, .houseGarageFront, .corner, .frontHouse, .rearUnit, .twoLot: return .house
+        case .townhouseRow: return .townhouseRow
+        case .apartment, .multiNumber: return .apartment
+        case .duplex: return .duplex
+        case .vacantLot, .vacantBesideBuilding: return nil
+        }
+    }
 }
 
 /// How the address point relates to its building (see README for the mix).
@@ -23,6 +50,28 @@ public enum Placement: String, CaseIterable, Codable, Sendable {
     case front
     case streetDrift = "street_drift"
     case lot
+    // Hard profile only.
+    /// 0.5–3 m from the street edge in front of the address's own unit / lot / garage, drifted along the street.
+    case streetEdge = "street_edge"
+    /// Between the street edge and the front of the garage that stands before the house.
+    case garageFront = "garage_front"
+    /// Between the cross street's edge and the side wall of a corner building.
+    case sideStreet = "side_street"
+    /// On the driveway strip beside the front house (rear units).
+    case driveway
+    /// Near the centre of the address's own lot (buildings drawn across two lots).
+    case parcelCentroid = "parcel_centroid"
+
+    public static let defaultProfileCases: [Placement] = [.inside, .outline, .front, .streetDrift, .lot]
+}
+
+/// Which mix of parcels and placements `generate` draws.
+public enum CityProfile: String, CaseIterable, Codable, Sendable {
+    /// The original city; output is byte-identical to before profiles existed.
+    case standard = "default"
+    /// Adds garage-fronted houses, duplexes, corner lots, rear units, multi-number lots,
+    /// buildings across two lots and vacant lots beside unaddressed buildings.
+    case hard
 }
 
 /// One building in local metres. `ring` is open (first vertex not repeated) and counter-clockwise.

@@ -4,6 +4,8 @@ public struct CitySummary: Codable, Sendable, Equatable {
     public var requestedBuildings: Int
     public var originLon: Double
     public var originLat: Double
+    /// "hard" for the hard profile; absent (nil) for the default profile, so its city.json is unchanged.
+    public var profile: String?
     public var counts: CityStats
     /// [minLon, minLat, maxLon, maxLat] over all vertices and address points.
     public var bbox: [Double]
@@ -13,6 +15,7 @@ public struct CitySummary: Codable, Sendable, Equatable {
         requestedBuildings = config.buildings
         originLon = config.originLon
         originLat = config.originLat
+        profile = config.profile == .standard ? nil : config.profile.rawValue
         counts = stats
         let projection = LocalProjection(originLon: config.originLon, originLat: config.originLat)
         let m = stats.bboxMetres

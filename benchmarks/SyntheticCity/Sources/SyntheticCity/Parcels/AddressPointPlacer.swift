@@ -32,6 +32,15 @@ enum AddressPointPlacer {
             return Point(facade.stretchCentre + shift, rng.uniform(0.5, 2.5))
         case .lot:
             preconditionFailure("lot points belong to vacant lots, see VacantLotPlanner")
+        default:
+            preconditionFailure("hard-profile placements are drawn by their planners")
         }
+    }
+
+    /// Hard profile `street_edge`: 0.5–3 m from the street edge (and ≥ 0.3 m short of
+    /// `frontV`, the nearest front wall or garage door), at `centre` ± 0.45 × `width`.
+    static func streetEdge(centre: Double, width: Double, frontV: Double, rng: inout SeededGenerator) -> Point {
+        let shift = rng.uniform(-0.45, 0.45) * width
+        return Point(centre + shift, rng.uniform(0.5, max(0.5, min(3, frontV - 0.3))))
     }
 }

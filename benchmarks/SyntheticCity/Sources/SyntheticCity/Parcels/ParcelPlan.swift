@@ -14,6 +14,16 @@ public enum ParcelKind: String, CaseIterable, Codable, Sendable {
     case apartment
     case unaddressed
     case vacantLot = "vacant_lot"
+    // Hard profile only.
+    case houseGarageFront = "house_garage_front"
+    case duplex
+    case corner
+    case frontRear = "front_rear"
+    case multiNumber = "multi_number"
+    case twoLot = "two_lot"
+    case vacantBesideBuilding = "vacant_beside_building"
+
+    public static let defaultProfileCases: [ParcelKind] = [.house, .townhouseRow, .apartment, .unaddressed, .vacantLot]
 }
 
 struct PlannedBuilding {
@@ -34,6 +44,9 @@ struct PlannedAddress {
     var truthKind: AddressTruthKind
     var unitIndex: Int? = nil
     var unitsInRow: Int? = nil
+    /// Corner lots: the address is on the cross street (an avenue) and takes the
+    /// number reserved for this corner there instead of one from `numberOffset`.
+    var onCrossStreet = false
 }
 
 /// The part of an addressed building an address point is drawn against: for a

@@ -45,6 +45,7 @@ enum ParcelPlanner {
         case .apartment: chosen = ApartmentPlanner.plan(maxWidth: maxWidth, rng: &rng)
         case .unaddressed: chosen = UnaddressedPlanner.plan(maxWidth: maxWidth, rng: &rng)
         case .vacantLot: chosen = VacantLotPlanner.plan(maxWidth: maxWidth, rng: &rng)
+        default: preconditionFailure("hard-profile parcel kinds are drawn by HardParcelPlanner")
         }
         return chosen ?? DetachedHousePlanner.plan(maxWidth: maxWidth, rng: &rng)
     }

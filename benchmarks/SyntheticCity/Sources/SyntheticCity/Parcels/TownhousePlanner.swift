@@ -3,7 +3,9 @@
 enum TownhousePlanner {
     static let joggedShare = 0.25
 
-    static func plan(maxWidth: Double, rng: inout SeededGenerator) -> ParcelPlan? {
+    /// - Parameter streetEdgeShare: hard profile only: the share of rows whose unit points
+    ///   all lie at the street edge in front of their unit (0 draws nothing, as before).
+    static func plan(maxWidth: Double, streetEdgeShare: Double = 0, rng: inout SeededGenerator) -> ParcelPlan? {
         let units = rng.int(3, 8)
         let unitWidth = rng.uniform(5, 8)
         let marginLeft = rng.uniform(2, 5), marginRight = rng.uniform(2, 5)
@@ -37,7 +39,17 @@ enum TownhousePlanner {
             kind: .townhouseRow, ring: ring,
             height: Heights.round(Double(levels) * 3 + rng.uniform(1, 2.5)), levels: levels))
 
+        let atStreet = streetEdgeShare > 0 && rng.chance(streetEdgeShare)
         for i in 0..<units {
+            if atStreet {
+                plan.addresses.append(PlannedAddress(
+                    numberOffset: i, unit: "",
+                    point: AddressPointPlacer.streetEdge(
+                        centre: (edges[i] + edges[i + 1]) / 2, width: unitWidth, frontV: setback, rng: &rng),
+                    placement: .streetEdge, buildingSlot: 0, truthKind: .townhouseRow,
+                    unitIndex: i, unitsInRow: units))
+                continue
+            }
             let facade = Facade(
                 wallStart: Point(edges[i], fronts[i]), wallEnd: Point(edges[i + 1], fronts[i]),
                 interior: Rect(minX: edges[i], minY: fronts[i], maxX: edges[i + 1], maxY: back),
@@ -54,7 +66,7 @@ enum TownhousePlanner {
 
     /// Counter-clockwise ring: along the front (stepping at each change of front v),
     /// then the straight back wall. Unit fronts lie on its edges exactly.
-    private static func outline(edges: [Double], fronts: [Double], back: Double) -> [Point] {
+    static func outline(edges: [Double], fronts: [Double], back: Double) -> [Point] {
         var ring = [Point(edges[0], fronts[0])]
         for i in 1..<fronts.count where fronts[i] != fronts[i - 1] {
             ring.append(Point(edges[i], fronts[i - 1]))
