@@ -62,6 +62,14 @@ struct CandidateTable: Sendable {
         candidates[Int(start[address])..<Int(start[address]) + Int(counts[address])]
     }
 
+    /// The buildings (ascending) that two addresses or more have among their candidates: the
+    /// only ones a run can link twice.
+    func buildingsSeenTwice() -> [Int32] {
+        var seen = [UInt8](repeating: 0, count: areas.count)
+        for e in 0..<entryCount where seen[Int(candidates[e].building)] < 2 { seen[Int(candidates[e].building)] += 1 }
+        return seen.indices.compactMap { seen[$0] >= 2 ? Int32($0) : nil }
+    }
+
     /// The nearest candidate of each address (covering first), or nil.
     func first(of address: Int) -> Candidate? {
         counts[address] > 0 ? candidates[Int(start[address])] : nil

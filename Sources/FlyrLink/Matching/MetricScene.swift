@@ -42,6 +42,21 @@ final class MetricScene: @unchecked Sendable {
         MetricScene(addressPoints: addressPoints, footprints: FootprintStore(footprints, order: buildings, pool: pool), buildings: buildings)
     }
 
+    /// `restricted(to:)` of this scene, whole or itself restricted: `buildings` (ascending) are
+    /// building indices, each of which this scene holds.
+    func restricted(toBuildings wanted: [Int32], pool: WorkerPool) -> MetricScene {
+        guard !buildings.isEmpty else { return restricted(to: wanted, pool: pool) }
+        var positions: [Int32] = []
+        positions.reserveCapacity(wanted.count)
+        var k = 0
+        for b in wanted {
+            while buildings[k] < b { k += 1 }
+            precondition(buildings[k] == b, "building \(b) is not in the restricted scene")
+            positions.append(Int32(k))
+        }
+        return MetricScene(addressPoints: addressPoints, footprints: FootprintStore(footprints, order: positions, pool: pool), buildings: wanted)
+    }
+
     /// The house keys given, once made (no worker reads the scene meanwhile).
     func give(addressKeys keys: HouseKeys) {
         addressKeys = keys

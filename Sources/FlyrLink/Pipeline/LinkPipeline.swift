@@ -158,13 +158,13 @@ public struct LinkPipeline {
                 decided = naiveMatch(liveScene!, index: footprintIndex.take()!, accessory: accessory, previous: previous,
                                      addresses: &addresses, parkedAddresses: &parkedAddresses, pool: pool)
             } else {
-                decided = try evidenceMatch(liveScene!, index: footprintIndex.take()!, accessory: accessory, previous: previous,
+                decided = try evidenceMatch(&liveScene, index: &footprintIndex, accessory: accessory, previous: previous,
                                             addresses: &addresses, houseKeys: &houseKeys, parkedAddresses: &parkedAddresses,
                                             parkedBuildings: parkedBuildings!, pool: pool)
             }
-            // The decisions and the split read the footprints of the possible rows only
-            // (buildings linked twice or more): the whole scene is freed (off this thread).
-            rowScene = liveScene!.restricted(to: Self.linkedTwice(decided.links, buildingCount: buildingCount), pool: pool)
+            // The split reads the footprints of the possible rows only (buildings linked twice or
+            // more): the scene is freed (off this thread).
+            rowScene = liveScene!.restricted(toBuildings: Self.linkedTwice(decided.links, buildingCount: buildingCount), pool: pool)
             BackgroundRelease.dropAndTrim(liveScene.take())
             rowScene!.give(addressKeys: houseKeys ?? HouseNumber.keys(addresses, pool: pool))
             return (decided, "\(decided.links.count) of \(decided.unlinked.count) linked")
@@ -235,14 +235,21 @@ public struct LinkPipeline {
 
     /// candidates → evidence → model → decision (`Matching/`); with `--write-evidence`, every
     /// candidate's features go to that file as well.
-    private func evidenceMatch(_ scene: MetricScene, index: FootprintIndex, accessory: [Bool], previous: [Int?]?,
+    /// `scene` is left cut down to the buildings two addresses or more have among their
+    /// candidates (the only ones that can be linked twice, so the only possible rows), and the
+    /// grid is dropped, once the candidates are found: the evidence and the decisions read
+    /// neither (at 1M addresses, the evidence's arrays then replace them rather than join them).
+    private func evidenceMatch(_ scene: inout MetricScene?, index: inout FootprintIndex?, accessory: [Bool], previous: [Int?]?,
                                addresses: inout [AddressPoint], houseKeys: inout HouseKeys?, parkedAddresses: inout ParkedRows<AddressPoint>?,
                                parkedBuildings: ParkedRows<Building>, pool: WorkerPool) throws -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
         let model = try options.linkModelPath.map { path throws(InputError) in try LinkModel(path: path) } ?? LinkModel.standard
-        let candidates = CandidateSearch.candidates(scene, index: index, options: options.link, pool: pool)
+        let candidates = CandidateSearch.candidates(scene!, index: index.take()!, options: options.link, pool: pool)
+        let narrowed = scene!.restricted(to: candidates.buildingsSeenTwice(), pool: pool)
+        BackgroundRelease.dropAndTrim(scene.take())
+        scene = narrowed
         addresses = parkedAddresses.take()!.restore(pool: pool)
         houseKeys = HouseNumber.keys(addresses, pool: pool)
-        let evidence = LinkEvidence(candidates: candidates, accessory: accessory, addresses: addresses, points: scene.addressPoints,
+        let evidence = LinkEvidence(candidates: candidates, accessory: accessory, addresses: addresses, points: narrowed.addressPoints,
                                     houseKeys: houseKeys!, reach: options.link.maxDistance, pool: pool)
         if let path = options.evidencePath {
             try EvidenceExport.write(evidence, model: model, addressIDs: addresses.map(\.id),
