@@ -5,7 +5,8 @@ on every truth set, and prints a Markdown report.
 
 Real sets (la_dev, dk_roadpoints, dk) are scored out-of-fold: every address by a model fitted
 without its 400 m block's fold (fit.py --folds-dir), its calibration included. flyr-synth is
-scored on a city of a seed the model never saw, with the shipped model (--model).
+scored on cities of a seed the model never saw (the hard profile and the default one), with the
+shipped model (--model).
 """
 import argparse
 import csv
@@ -70,7 +71,7 @@ def main():
     ap.add_argument("--bin", default=str(truthsets.ROOT / ".build" / "release"))
     ap.add_argument("--folds-dir", required=True, help="fit.py --folds-dir output")
     ap.add_argument("--model", default=str(Path(__file__).resolve().parent / "link-model.json"))
-    ap.add_argument("--synth", default="202:20000", help="SEED:BUILDINGS of the flyr-synth city to score (never fitted on)")
+    ap.add_argument("--synth", action="append", help="SEED:BUILDINGS:PROFILE of a flyr-synth city to score (never fitted on); repeatable")
     ap.add_argument("--work")
     args = ap.parse_args()
     work = Path(args.work or tempfile.mkdtemp(prefix="flyr-eval-"))
@@ -102,15 +103,17 @@ def main():
                                list(folds[s.name]), naive)
         out += lines
         summary.append((s.name + " (out-of-fold)", sc, nv))
-    seed, n = (int(v) for v in args.synth.split(":"))
-    s = truthsets.synth_set(args.bin, seed, n, work)
-    truth = s.load_truth()
-    links = s.run(binary, work / "synth", ["--link-model", args.model])
-    naive = s.run(binary, work / "synth-naive", ["--matcher", "naive", "--max-distance", "30", "--units", "none"])
-    lines, sc, nv = report(f"{s.name}, {n} buildings (a seed never fitted on; shipped model)", links, unlinked_reasons(work / "synth"),
-                           truth, list(truth), naive)
-    out += lines
-    summary.append((f"{s.name}, {n} buildings", sc, nv))
+    for spec in args.synth or ["202:20000:hard", "202:20000:default"]:
+        seed, n, profile = spec.split(":")
+        s = truthsets.synth_set(args.bin, int(seed), int(n), work, profile)
+        truth = s.load_truth()
+        tag = f"synth-{profile}"
+        links = s.run(binary, work / tag, ["--link-model", args.model])
+        naive = s.run(binary, work / f"{tag}-naive", ["--matcher", "naive", "--max-distance", "30", "--units", "none"])
+        lines, sc, nv = report(f"{s.name}, {n} buildings (a seed never fitted on; shipped model)", links, unlinked_reasons(work / tag),
+                               truth, list(truth), naive)
+        out += lines
+        summary.append((f"{s.name}, {n} buildings", sc, nv))
     head = ["| data | flyr-link P / R / F1 | naive P / R / F1 |", "|---|---|---|"]
     for name, sc, nv in summary:
         head.append(f"| {name} | {sc['precision']:.3f} / {sc['recall']:.3f} / **{sc['f1']:.3f}** | "

@@ -3,8 +3,9 @@
     benchmarks/link-model/fit.sh            # the one command: builds, fits, writes link-model.json
 
 What it does, in order:
-1. runs flyr-link with --write-evidence on each training set (la_dev, dk_roadpoints, dk, one
-   flyr-synth city, seed 101): every candidate building of every address with its features;
+1. runs flyr-link with --write-evidence on each training set (la_dev, dk_roadpoints, dk, and two
+   flyr-synth cities of 6,000 buildings: seed 101, and seed 103 of the hard profile): every
+   candidate building of every address with its features;
 2. labels each candidate from the set's truth (right building or not);
 3. deals the addresses to five spatial folds (400 m blocks; truthsets.spatial_folds);
 4. fits gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier, fixed settings,
@@ -35,14 +36,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import truthsets  # noqa: E402
 
 FORMAT, VERSION = "flyr-link-model", 2
-SYNTH_TRAIN = (101, 6000)  # seed, buildings: a city no evaluation uses
+# Synthetic cities fitted on (seed, buildings, profile): seeds no evaluation uses.
+SYNTH_TRAIN = [(101, 6000, "default"), (103, 6000, "hard")]
 PARAMS = dict(max_iter=80, learning_rate=0.1, max_leaf_nodes=8, min_samples_leaf=30, l2_regularization=1.0,
               early_stopping=False, random_state=0)
 
 
 def training_sets(binary_dir, work):
     sets = [s for s in truthsets.real_sets() if s.available()]
-    return sets + [truthsets.synth_set(binary_dir, *SYNTH_TRAIN, work)]
+    return sets + [truthsets.synth_set(binary_dir, seed, n, work, profile) for seed, n, profile in SYNTH_TRAIN]
 
 
 class Table:

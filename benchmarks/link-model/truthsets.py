@@ -62,16 +62,17 @@ def dk_truth():
     return {f["properties"]["husnummer_id"]: {f["properties"]["truth_bygning_id"]} for f in features}
 
 
-def synth_set(binary_dir, seed, buildings, work):
-    city = Path(work) / f"synth-{seed}-{buildings}"
+def synth_set(binary_dir, seed, buildings, work, profile="default"):
+    city = Path(work) / f"synth-{seed}-{buildings}" if profile == "default" else Path(work) / f"synth-{profile}-{seed}-{buildings}"
     if not (city / "truth.csv").exists():
         subprocess.run([str(Path(binary_dir) / "flyr-synth"), "generate", "--buildings", str(buildings), "--seed", str(seed),
-                        "--out", str(city)], check=True, stdout=subprocess.DEVNULL)
+                        "--profile", profile, "--out", str(city)], check=True, stdout=subprocess.DEVNULL)
 
     def truth():
         return {r["address_id"]: ({r["building_id"]} if r["building_id"] else set()) for r in _csv(city / "truth.csv")}
-    return TruthSet(f"flyr-synth seed {seed}", city / "buildings.geojson", city / "addresses.geojson", truth=truth,
-                    about=f"flyr-synth generate --buildings {buildings} --seed {seed}")
+    name = f"flyr-synth seed {seed}" if profile == "default" else f"flyr-synth {profile} seed {seed}"
+    return TruthSet(name, city / "buildings.geojson", city / "addresses.geojson", truth=truth,
+                    about=f"flyr-synth generate --buildings {buildings} --seed {seed} --profile {profile}")
 
 
 def real_sets():
