@@ -17,7 +17,6 @@ enum CandidateFeatures {
         "larger_closer_candidates", "run_share_inside", "run_median_nearest_m",
         "nearest_other_address_m", "other_addresses_closer", "side_vs_same_parity", "side_vs_other_parity",
         "along_street_m", "across_street_m", "left_of_rising_numbers", "odd_number",
-        "closer_candidates_taken",
     ]
 
     /// Where "claimants_closer" sits in a row (the unlinked reason reads it).
@@ -36,15 +35,10 @@ enum CandidateFeatures {
         let b = Int(c.building)
         let nearest = Double(list.first!.distance)
         let next = rank + 1 < list.count ? Double(list[list.startIndex + rank + 1].distance) : e.reach + 10
-        var largest = 0.0, largerCloser = 0.0, closerTaken = 0.0
+        var largest = 0.0, largerCloser = 0.0
         for (k, o) in list.enumerated() {
             largest = max(largest, Double(e.candidates.area(o)))
             if k < rank, e.candidates.area(o) > e.candidates.area(c) { largerCloser += 1 }
-            // A nearer candidate another address sees first from no farther away (within 2 m):
-            // likelier that one's, which leaves this one (two addresses, one small house).
-            if k < rank, e.claimants[Int(o.building)].contains(where: { other in
-                Int(other) != a && (e.candidates.first(of: Int(other)).map { Double($0.distance) <= Double(o.distance) + 2 } ?? false)
-            }) { closerTaken += 1 }
         }
         // The building's claimants other than this address.
         var claimants = 0.0, inside = 0.0, closer = 0.0, nearestClaimant = farAway
@@ -108,7 +102,6 @@ enum CandidateFeatures {
         x[26] = placement.across
         x[27] = e.sides.leftOfRisingNumbers(a, offset: (c.dx, c.dy))
         x[28] = number < 0 ? -1 : Double(number % 2)
-        x[29] = closerTaken
     }
 }
 
