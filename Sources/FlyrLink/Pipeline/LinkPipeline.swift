@@ -139,13 +139,12 @@ public struct LinkPipeline {
         var parkedAddresses: ParkedRows<AddressPoint>? = consume addressRows
         var parkedBuildings: ParkedRows<Building>? = consume buildingRows
 
-        // match
-        // The decisions are kept only as links and reasons (a verdict per address, not a link:
-        // at 10M addresses the difference is most of a gigabyte). Once the proposals are final
-        // and their corners marked, the decisions and the split read the footprints of the
-        // possible rows only (buildings claimed twice or more): the scene is cut down to those,
-        // and the whole one freed (off this thread), before the addresses are unparked for the
-        // house keys (and, after the decisions, the split).
+        // match: candidates → evidence → model → decision (`evidenceMatch`, Matching/), or the
+        // naive baseline. The decisions are kept only as links and reasons (a verdict per
+        // address, not a link: at 10M addresses the difference is most of a gigabyte). The
+        // footprints are cut down as soon as the candidates are found (to those two addresses
+        // see), and after the decisions to the possible rows (buildings linked twice or more),
+        // which is all the split reads.
         var rowScene: MetricScene?
         var addresses: [AddressPoint] = []
         var (links, unlinked) = try stage(.match, clock, items: { $0.1.count }) {
