@@ -3,7 +3,9 @@ import XCTest
 @testable import FlyrLink
 
 /// A small campaign for the snapshot tests: six detached houses in a row (10 m × 10 m, 20 m
-/// apart), one address inside each and one in front of the third, and a territory around them.
+/// apart), one address inside each and a second flat of the third house in front of it (5 B: an
+/// even number there would be the house across the street, which the link model leaves
+/// unlinked), and a territory around them.
 struct SnapshotFixture {
     static let campaign = "0d5c2f8a-4b61-5e3c-9a7d-1f2e3c4b5a69"
 
@@ -17,7 +19,7 @@ struct SnapshotFixture {
             scene.buildings.append(("b\(k)", TownhouseTests.rect(x, 0, x + 10, 10)))
             scene.addresses.append(("a\(k)", String(2 * k + 1), "Quay Street", nil, x + 5, 5))
         }
-        scene.addresses.append(("p2", "4", "Quay Street", nil, 45, -4))
+        scene.addresses.append(("p2", "5", "Quay Street", "B", 45, -4))
     }
 
     var buildings: String { dir.appendingPathComponent("b.geojson").path }
