@@ -3,11 +3,13 @@ import Foundation
 /// The evidence about one candidate building of one address: what the link model reads, by name.
 /// The model file lists the names it was fitted on; a run refuses a model whose names differ.
 ///
-/// Three kinds of evidence: the candidate as the address sees it (distance, rank, margins, size);
-/// the other addresses that see the building as their nearest (its claimants: how many, how
-/// close, whether they are the same house, a neighbour on the same street or another street's);
-/// and the run as a whole (how this source places its points), so that one model serves sources
-/// whose points sit inside the building, at the parcel or on the road.
+/// Four kinds of evidence: the candidate as the address sees it (distance, rank, margins, size,
+/// accessory, corner); the other addresses that see the building (its claimants, which see it
+/// first: how many, how close, whether they are the same house, a neighbour on the same street or
+/// another street's; and every address that has it among its candidates); where it lies against
+/// the street (`StreetSides`: the side of the neighbours of each parity, along and across); and
+/// the run as a whole (how this source places its points), so that one model serves sources whose
+/// points sit inside the building, at the parcel or on the road.
 enum CandidateFeatures {
     static let names = [
         "distance_m", "inside", "rank", "behind_nearest_m", "ahead_of_next_m", "log_area_m2", "log_area_vs_largest",
