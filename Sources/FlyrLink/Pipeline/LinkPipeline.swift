@@ -218,52 +218,6 @@ public struct LinkPipeline {
         return result
     }
 
-    /// The baseline (`--matcher naive`): containment, then the nearest footprint within reach.
-    private func naiveMatch(_ scene: MetricScene, index: FootprintIndex, accessory: [Bool], previous: [Int?]?,
-                            addresses: inout [AddressPoint], parkedAddresses: inout ParkedRows<AddressPoint>?,
-                            pool: WorkerPool) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
-        var (proposals, surroundings) = CandidateSearch.proposals(scene, index: index, options: options.link, accessory: accessory,
-                                                                 pool: pool, keep: previous.map { $0.map { $0 != nil } })
-        if let previous {
-            StickyLinks.apply(&proposals, surroundings: surroundings, previous: previous, accessory: accessory, options: options.link)
-        }
-        addresses = parkedAddresses.take()!.restore(pool: pool)
-        return ProximityMatcher.decide(scene, proposals: consume proposals, accessory: accessory,
-                                       buildingCount: scene.footprints.count, options: options.link, pool: pool)
-    }
-
-    /// candidates → evidence → model → decision (`Matching/`); with `--write-evidence`, every
-    /// candidate's features go to that file as well.
-    /// `scene` is left cut down to the buildings two addresses or more have among their
-    /// candidates (the only ones that can be linked twice, so the only possible rows), and the
-    /// grid is dropped, once the candidates are found: the evidence and the decisions read
-    /// neither (at 1M addresses, the evidence's arrays then replace them rather than join them).
-    private func evidenceMatch(_ scene: inout MetricScene?, index: inout FootprintIndex?, accessory: [Bool], previous: [Int?]?,
-                               addresses: inout [AddressPoint], houseKeys: inout HouseKeys?, parkedAddresses: inout ParkedRows<AddressPoint>?,
-                               parkedBuildings: ParkedRows<Building>, pool: WorkerPool) throws -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
-        let model = try options.linkModelPath.map { path throws(InputError) in try LinkModel(path: path) } ?? LinkModel.standard
-        let candidates = CandidateSearch.candidates(scene!, index: index.take()!, options: options.link, pool: pool)
-        let narrowed = scene!.restricted(to: candidates.buildingsSeenTwice(), pool: pool)
-        BackgroundRelease.dropAndTrim(scene.take())
-        scene = narrowed
-        addresses = parkedAddresses.take()!.restore(pool: pool)
-        houseKeys = HouseNumber.keys(addresses, pool: pool)
-        let evidence = LinkEvidence(candidates: candidates, accessory: accessory, addresses: addresses, points: narrowed.addressPoints,
-                                    houseKeys: houseKeys!, reach: options.link.maxDistance, pool: pool)
-        if let path = options.evidencePath {
-            try EvidenceExport.write(evidence, model: model, addressIDs: addresses.map(\.id),
-                                     buildingIDs: parkedBuildings.map(pool: pool) { $1.id }, to: path)
-        }
-        return LinkDecision.decide(evidence, model: model, options: options.link, previous: previous, pool: pool)
-    }
-
-    /// The buildings (ascending) that two links or more name: the only possible townhouse rows.
-    static func linkedTwice(_ links: [Link], buildingCount: Int) -> [Int32] {
-        var count = [UInt8](repeating: 0, count: buildingCount)
-        for l in links where count[l.buildingIndex] < 2 { count[l.buildingIndex] += 1 }
-        return count.indices.compactMap { count[$0] >= 2 ? Int32($0) : nil }
-    }
-
     /// What the report keeps of a source table once its records are ingested.
     struct SourceSummary {
         var spec: SourceSpec
