@@ -2,8 +2,8 @@
 extension LinkPipeline {
     /// The baseline (`--matcher naive`): containment, then the nearest footprint within reach.
     func naiveMatch(_ scene: MetricScene, index: FootprintIndex, accessory: [Bool], previous: [Int?]?,
-                            addresses: inout [AddressPoint], parkedAddresses: inout ParkedRows<AddressPoint>?,
-                            pool: WorkerPool) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
+                    addresses: inout [AddressPoint], parkedAddresses: inout ParkedRows<AddressPoint>?,
+                    pool: WorkerPool) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
         var (proposals, surroundings) = CandidateSearch.proposals(scene, index: index, options: options.link, accessory: accessory,
                                                                  pool: pool, keep: previous.map { $0.map { $0 != nil } })
         if let previous {
@@ -15,14 +15,13 @@ extension LinkPipeline {
     }
 
     /// candidates → evidence → model → decision (`Matching/`); with `--write-evidence`, every
-    /// candidate's features go to that file as well.
-    /// `scene` is left cut down to the buildings two addresses or more have among their
+    /// candidate's features go to that file as well. `scene` is left cut down to the buildings two addresses or more have among their
     /// candidates (the only ones that can be linked twice, so the only possible rows), and the
     /// grid is dropped, once the candidates are found: the evidence and the decisions read
     /// neither (at 1M addresses, the evidence's arrays then replace them rather than join them).
     func evidenceMatch(_ scene: inout MetricScene?, index: inout FootprintIndex?, accessory: [Bool], previous: [Int?]?,
-                               addresses: inout [AddressPoint], houseKeys: inout HouseKeys?, parkedAddresses: inout ParkedRows<AddressPoint>?,
-                               parkedBuildings: ParkedRows<Building>, pool: WorkerPool) throws -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
+                       addresses: inout [AddressPoint], houseKeys: inout HouseKeys?, parkedAddresses: inout ParkedRows<AddressPoint>?,
+                       parkedBuildings: ParkedRows<Building>, pool: WorkerPool) throws -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
         let model = try options.linkModelPath.map { path throws(InputError) in try LinkModel(path: path) } ?? LinkModel.standard
         let candidates = CandidateSearch.candidates(scene!, index: index.take()!, options: options.link, pool: pool)
         let narrowed = scene!.restricted(to: candidates.buildingsSeenTwice(), pool: pool)
