@@ -108,27 +108,18 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
     }
 
     /// Feature id → SHA-256 of its geometry and the named properties, from a gzip GeoJSON file.
-    /// Files as flyr-link writes them (a feature a line: type, id, geometry, then flat
-    /// properties) are read line by line from their bytes; anything else through
-    /// JSONSerialization. Both versions of a diff go through the same function, so the digests
-    /// only need to agree with each other. (Boxing every value of a 150k-building territory in
-    /// Foundation objects was two thirds of a snapshot's time.)
     static func digests(_ path: String, keys: [String]) throws -> [String: String] {
         let bytes = try Gzip.decompressFile(path)
-        if let fast = FeatureLines.digests(bytes, keys: keys) { return fast }
         guard let doc = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
               let features = doc["features"] as? [[String: Any]] else { throw OutputError("\(path) is not a GeoJSON FeatureCollection") }
         var out: [String: String] = [:]
         for f in features {
             let props = f["properties"] as? [String: Any] ?? [:]
             guard let id = (f["id"] as? String) ?? (props["id"] as? String) else { continue }
-            let geometry = try JSONSerialization.data(withJSONObject: f["geometry"] ?? NSNull(), options: [.sortedKeys])
-            var material = [UInt8](geometry)
-            for k in keys {
-                let value = try JSONSerialization.data(withJSONObject: props[k] ?? NSNull(), options: [.fragmentsAllowed])
-                material += [0x01] + Array(k.utf8) + [0x3D] + [UInt8](value)
-            }
-            out[id] = SHA256.hash(material)
+            var material: [String: Any] = ["geometry": f["geometry"] ?? NSNull()]
+            for k in keys { material[k] = props[k] ?? NSNull() }
+            let data = try JSONSerialization.data(withJSONObject: material, options: [.sortedKeys])
+            out[id] = SHA256.hash([UInt8](data))
         }
         return out
     }
