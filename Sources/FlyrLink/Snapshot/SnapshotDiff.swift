@@ -83,10 +83,17 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
         }
         let buildingKeys = ["height_m", "levels"]
         let addressKeys = AddressField.allCases.map(\.rawValue)
-        diff.buildings = try compare(old.map { try digests($0.appendingPathComponent("buildings.geojson.gz").path, keys: buildingKeys) } ?? [:],
-                                     try digests(new.appendingPathComponent("buildings.geojson.gz").path, keys: buildingKeys))
-        diff.addresses = try compare(old.map { try digests($0.appendingPathComponent("addresses.geojson.gz").path, keys: addressKeys) } ?? [:],
-                                     try digests(new.appendingPathComponent("addresses.geojson.gz").path, keys: addressKeys))
+        // The four files are scanned at once, one per core.
+        let jobs: [(URL?, String, [String])] = [(old, "buildings.geojson.gz", buildingKeys), (new, "buildings.geojson.gz", buildingKeys),
+                                                (old, "addresses.geojson.gz", addressKeys), (new, "addresses.geojson.gz", addressKeys)]
+        let results = ResultSlots<Result<[String: [UInt8]], Error>>.collect(jobs.count) { slots in
+            DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
+                let (dir, name, keys) = jobs[k]
+                slots.set(k, Result { try dir.map { try digests($0.appendingPathComponent(name).path, keys: keys) } ?? [:] })
+            }
+        }
+        diff.buildings = compare(try results[0].get(), try results[1].get())
+        diff.addresses = compare(try results[2].get(), try results[3].get())
         return diff
     }
 
@@ -94,7 +101,7 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
         url.resolvingSymlinksInPath().lastPathComponent
     }
 
-    static func compare(_ old: [String: String], _ new: [String: String]) -> Features {
+    static func compare<Digest: Equatable>(_ old: [String: Digest], _ new: [String: Digest]) -> Features {
         var f = Features()
         for (id, digest) in new.sorted(by: { $0.key < $1.key }) {
             switch old[id] {
@@ -107,13 +114,13 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
         return f
     }
 
-    /// Feature id → SHA-256 of its geometry and the named properties, from a gzip GeoJSON file.
+    /// Feature id → SHA-256 (the 32 bytes) of its geometry and the named properties, from a gzip GeoJSON file.
     /// The file is scanned in place (GeoJSONScanner), not built into Foundation objects: both
     /// versions' files are written by the same writer, so a feature's geometry and values are
     /// compared as the JSON text they were written as.
-    static func digests(_ path: String, keys: [String]) throws -> [String: String] {
+    static func digests(_ path: String, keys: [String]) throws -> [String: [UInt8]] {
         let bytes = try Gzip.decompressFile(path)
-        let result: Result<[String: String], GeoJSONScanner.Failure> = bytes.withUnsafeBytes { buffer in
+        let result: Result<[String: [UInt8]], GeoJSONScanner.Failure> = bytes.withUnsafeBytes { buffer in
             Result { () throws(GeoJSONScanner.Failure) in try digests(of: buffer, keys: keys) }
         }
         switch result {
@@ -122,9 +129,9 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
         }
     }
 
-    static func digests(of bytes: UnsafeRawBufferPointer, keys: [String]) throws(GeoJSONScanner.Failure) -> [String: String] {
+    static func digests(of bytes: UnsafeRawBufferPointer, keys: [String]) throws(GeoJSONScanner.Failure) -> [String: [UInt8]] {
         var s = GeoJSONScanner(bytes)
-        var out: [String: String] = [:]
+        var out: [String: [UInt8]] = [:]
         var sawFeatures = false
         if try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
             repeat {
@@ -147,7 +154,7 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
     /// One feature: its id (the member, else the `id` property; strings only) → SHA-256 of the
     /// geometry's text and each key's value text, `null` for a missing one.
     private static func featureDigest(_ s: inout GeoJSONScanner, keys: [String],
-                                      into out: inout [String: String]) throws(GeoJSONScanner.Failure) {
+                                      into out: inout [String: [UInt8]]) throws(GeoJSONScanner.Failure) {
         var id: String?, propertyID: String?
         var geometry: Range<Int>?
         var values = [Range<Int>?](repeating: nil, count: keys.count)
@@ -192,7 +199,7 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
             if let span { sha.update(UnsafeRawBufferPointer(rebasing: s.bytes[span])) } else { sha.update(null) }
             sha.update(separator)
         }
-        out[featureID] = SHA256.hex(sha.finish())
+        out[featureID] = sha.finish()
     }
 
     func write(to directory: URL) throws {
