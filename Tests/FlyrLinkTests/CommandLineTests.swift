@@ -66,7 +66,8 @@ final class CommandLineTests: XCTestCase {
 
     /// Found by the pipeline fuzz target: toml++ (under TOMLKit) asserts, and so aborts the whole
     /// process, on a table header whose key starts with another character, and TOMLKit hands it
-    /// the text cut at a NUL. These are one line's error now, from `run` and `snapshot` alike.
+    /// the text cut at a NUL, and on `a = [}`. These are one line's error now, from `run` and
+    /// `snapshot` alike.
     func testTOMLTheParserWouldAbortOnIsOneLinesError() throws {
         let dir = TestPaths.temporaryDirectory(self)
         let file = dir.appendingPathComponent("bad.toml")
@@ -85,6 +86,18 @@ final class CommandLineTests: XCTestCase {
             let r = try ProcessRunner.flyrLink(["run", file.path])
             XCTAssertEqual(r.status, 1, r.stderr)
             XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        }
+        // Others toml++ aborts on are caught by parsing in a child process first.
+        let braces = try Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("fuzz/pipeline-array-brace.toml")))
+        for bytes in [braces, Data("a = [}\n".utf8)] {
+            try bytes.write(to: file)
+            XCTAssertThrowsError(try PipelineFile.load(file.path)) { error in
+                XCTAssertTrue(((error as? InputError)?.message ?? "").contains("invalid TOML"), "\(error)")
+            }
+            let r = try ProcessRunner.flyrLink(["snapshot", file.path])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("invalid TOML"), r.stderr)
         }
         // Text inside strings, multi-line strings and comments is not judged.
         let fine = "a = \"[{\"\nb = \"\"\"\n[{\n\"\"\"\n# [{\nc = '''\n[\n'''\n[t]\nd = 1\n"
