@@ -22,7 +22,8 @@ case "$TARGET" in
     # Leaks are not checked here: TOMLKit's TOMLTable.keys leaks the C array it reads the keys
     # from, and this Foundation's String(contentsOfFile:) its 4 KB read buffer, on every call.
     # Those leaks (about 0.5 KB an input) also grow the process past 2 GB in 10 minutes: 4 GB here.
-    pipeline) SRC=FuzzPipelineFile.swift; MAXLEN=16384; set -- "$@" -detect_leaks=0; RSS_LIMIT_MB="${RSS_LIMIT_MB:-4096}" ;;
+    pipeline) SRC=FuzzPipelineFile.swift; MAXLEN=16384; set -- "$@" -detect_leaks=0; RSS_LIMIT_MB="${RSS_LIMIT_MB:-4096}"
+        export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" ;;
     *) echo "unknown target $TARGET" >&2; exit 2 ;;
 esac
 SCRATCH=.build/fuzz-spm
