@@ -64,6 +64,48 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(r2.stderr.split(separator: "\n").count, 1)
     }
 
+    /// Found by the pipeline fuzz target: toml++ (under TOMLKit) asserts, and so aborts the whole
+    /// process, on a table header whose key starts with another character, and TOMLKit hands it
+    /// the text cut at a NUL, and on `a = [}`. These are one line's error now, from `run` and
+    /// `snapshot` alike.
+    func testTOMLTheParserWouldAbortOnIsOneLinesError() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let file = dir.appendingPathComponent("bad.toml")
+        let found = try Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("fuzz/pipeline-table-header-nul.toml")))
+        let cases: [(Data, String)] = [(found, "table header"), (Data("[{".utf8), "table header"),
+                                       (Data("a = 1\n[\n".utf8), "table header"), (Data("[[ =x]]\n".utf8), "table header"),
+                                       (Data("x = \"a\u{0}b\"\n".utf8), "NUL character")]
+        for (bytes, what) in cases {
+            try bytes.write(to: file)
+            for load in [{ _ = try PipelineFile.load(file.path) }, { _ = try SnapshotPipelineFile.load(file.path) }] as [() throws -> Void] {
+                XCTAssertThrowsError(try load()) { error in
+                    let message = (error as? InputError)?.message ?? "\(error)"
+                    XCTAssertTrue(message.contains("invalid TOML") && message.contains(what), message)
+                }
+            }
+            let r = try ProcessRunner.flyrLink(["run", file.path])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        }
+        // Others toml++ aborts on are caught by parsing in a child process first.
+        let braces = try Data(contentsOf: URL(fileURLWithPath: TestPaths.fixture("fuzz/pipeline-array-brace.toml")))
+        for bytes in [braces, Data("a = [}\n".utf8)] {
+            try bytes.write(to: file)
+            XCTAssertThrowsError(try PipelineFile.load(file.path)) { error in
+                XCTAssertTrue(((error as? InputError)?.message ?? "").contains("invalid TOML"), "\(error)")
+            }
+            let r = try ProcessRunner.flyrLink(["snapshot", file.path])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains("invalid TOML"), r.stderr)
+        }
+        // Text inside strings, multi-line strings and comments is not judged.
+        let fine = "a = \"[{\"\nb = \"\"\"\n[{\n\"\"\"\n# [{\nc = '''\n[\n'''\n[t]\nd = 1\n"
+        XCTAssertNil(PipelineFile.tomlAbortCheck(fine))
+        try fine.write(to: file, atomically: true, encoding: .utf8)
+        XCTAssertNoThrow(try PipelineFile.parse(file.path))
+    }
+
     func testOnlyLinksWritesTheLinksTable() throws {
         let out = TestPaths.temporaryDirectory(self).appendingPathComponent("out").path
         let r = try ProcessRunner.flyrLink(["run", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses,

@@ -432,6 +432,22 @@ final class FlatGeobufReaderTests: XCTestCase {
         try assertDamageIsHandled(try write(streamed, "streamed.fgb"))
     }
 
+    /// Found by the flatgeobuf fuzz target (a leak, reported by LeakSanitizer): a header CRS with
+    /// broken WKT and no EPSG code is asked of GDAL, whose export fails but still allocates its
+    /// result, which was not freed. The header gives no CRS; the file (its first feature cut short)
+    /// is one line's error.
+    func testHeaderCRSWithBrokenWKTGivesNoCRS() throws {
+        let path = TestPaths.fixture("fuzz/flatgeobuf-bad-crs-wkt.fgb")
+        XCTAssertNil(try GDALVectorDataset(path: path).layer(named: nil).crsWKT)
+        for role in [LayerRole.buildings, .addresses] {
+            XCTAssertThrowsError(try FlatGeobufSourceReader.read(SourceSpec(location: path), role: role, mapping: FieldMapping())) { error in
+                let message = (error as? InputError)?.message ?? ""
+                XCTAssertTrue(message.contains("is cut short"), message)
+                XCTAssertFalse(message.contains("\n"))
+            }
+        }
+    }
+
     func assertDamageIsHandled(_ good: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: good)))
         let path = TestPaths.temporaryDirectory(self).appendingPathComponent("damaged.fgb").path

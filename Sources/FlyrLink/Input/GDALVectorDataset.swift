@@ -148,8 +148,9 @@ final class GDALVectorLayer {
         guard let srs = gdal.OGR_L_GetSpatialRef(handle) else { return nil }
         var out: UnsafeMutablePointer<CChar>?
         let err = withCStringList(["FORMAT=WKT2_2019"]) { gdal.OSRExportToWktEx(srs, &out, $0) }
+        // GDAL allocates the result (an empty string) even when the export fails.
+        defer { if let out { gdal.VSIFree(out) } }
         guard err == OGRERR_NONE, let out else { return nil }
-        defer { gdal.VSIFree(out) }
         return String(cString: out)
     }
 

@@ -15,6 +15,13 @@ enum GeoJSONSourceReader {
     }
 
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
+        if let table = try readOwn(spec, role: role, mapping: mapping, sink: sink) { return table }
+        // Not a FeatureCollection or Features (a bare geometry, say): GDAL knows what to make of it.
+        return try GDALSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
+    }
+
+    /// As `read`, but nil instead of handing a file that is not a FeatureCollection or Features to GDAL.
+    static func readOwn(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable? {
         let file: MappedFile
         do {
             file = try MappedFile(path: spec.location)
@@ -30,8 +37,7 @@ enum GeoJSONSourceReader {
             }
         }
         if case .failure(let failure) = result {
-            // Not a FeatureCollection or Features (a bare geometry, say): GDAL knows what to make of it.
-            if failure.what == notFeatures { return try GDALSourceReader.read(spec, role: role, mapping: mapping, sink: sink) }
+            if failure.what == notFeatures { return nil }
             throw InputError("\(role.rawValue): \(spec.location): \(failure.description)")
         }
         var resolved: [String: String] = [:]

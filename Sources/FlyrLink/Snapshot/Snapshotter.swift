@@ -166,10 +166,20 @@ public enum Snapshotter {
             counts.roads = try RoadClipper.clip(roads, territory: territory.footprint, to: path("roads.geojson"))
             gzipped.append("roads.geojson")
         }
-        for name in gzipped {
-            try Gzip.compressFile(path(name), to: path(name + ".gz"))
-            try FileManager.default.removeItem(atPath: path(name))
+        // One file per core at once (zlib compresses on one thread; features.geojson is the largest).
+        let plain = gzipped.map { path($0) }
+        let failures = ResultSlots<Error?>.collect(plain.count) { slots in
+            DispatchQueue.concurrentPerform(iterations: plain.count) { k in
+                do {
+                    try Gzip.compressFile(plain[k], to: plain[k] + ".gz")
+                    try FileManager.default.removeItem(atPath: plain[k])
+                    slots.set(k, nil)
+                } catch {
+                    slots.set(k, error)
+                }
+            }
         }
+        if let failure = failures.compactMap({ $0 }).first { throw failure }
         counts.buildings = run.buildings.count
         counts.addresses = run.addresses.count
         counts.links = run.links.count
