@@ -15,7 +15,7 @@ final class SnapshotStickyTests: XCTestCase {
         let accessory = [false, false, false]
         var options = LinkOptions()
         options.stickyMargin = 2
-        var proposals = [ProximityMatcher.propose(s, accessory: accessory, options: options)]
+        var proposals = [ProximityMatcher.propose(s, accessory: accessory)]
         XCTAssertEqual(proposals[0]?.building, 1)
         XCTAssertEqual(StickyLinks.apply(&proposals, surroundings: [0: s], previous: [0], accessory: accessory, options: options), 1)
         XCTAssertEqual(proposals[0]?.building, 0)
@@ -25,11 +25,11 @@ final class SnapshotStickyTests: XCTestCase {
 
         // Better by more than the margin: the new building wins.
         options.stickyMargin = 1
-        proposals = [ProximityMatcher.propose(s, accessory: accessory, options: options)]
+        proposals = [ProximityMatcher.propose(s, accessory: accessory)]
         XCTAssertEqual(StickyLinks.apply(&proposals, surroundings: [0: s], previous: [0], accessory: accessory, options: options), 0)
         XCTAssertEqual(proposals[0]?.building, 1)
         // The previous building is gone or out of reach: nothing to keep.
-        proposals = [ProximityMatcher.propose(s, accessory: accessory, options: options)]
+        proposals = [ProximityMatcher.propose(s, accessory: accessory)]
         StickyLinks.apply(&proposals, surroundings: [0: s], previous: [7], accessory: accessory, options: options)
         XCTAssertEqual(proposals[0]?.building, 1)
     }
@@ -38,7 +38,7 @@ final class SnapshotStickyTests: XCTestCase {
         let options = LinkOptions()
         var s = AddressSurroundings()
         s.covering = [2, 5]
-        var proposals = [ProximityMatcher.propose(s, accessory: [Bool](repeating: false, count: 6), options: options)]
+        var proposals = [ProximityMatcher.propose(s, accessory: [Bool](repeating: false, count: 6))]
         XCTAssertEqual(proposals[0]?.building, 2)
         StickyLinks.apply(&proposals, surroundings: [0: s], previous: [5], accessory: [Bool](repeating: false, count: 6), options: options)
         XCTAssertEqual(proposals[0]?.building, 5)
@@ -48,7 +48,7 @@ final class SnapshotStickyTests: XCTestCase {
         // Previously linked by proximity to a building that no longer covers: containment wins.
         s.covering = [2]
         s.nearby = []
-        proposals = [ProximityMatcher.propose(s, accessory: [Bool](repeating: false, count: 6), options: options)]
+        proposals = [ProximityMatcher.propose(s, accessory: [Bool](repeating: false, count: 6))]
         StickyLinks.apply(&proposals, surroundings: [0: s], previous: [5], accessory: [Bool](repeating: false, count: 6), options: options)
         XCTAssertEqual(proposals[0]?.building, 2)
     }
@@ -58,7 +58,7 @@ final class SnapshotStickyTests: XCTestCase {
         var s = AddressSurroundings()
         s.nearby = [proximity(0, 5.0), proximity(1, 6.0)]
         let accessory = [false, true]
-        var proposals = [ProximityMatcher.propose(s, accessory: accessory, options: options)]
+        var proposals = [ProximityMatcher.propose(s, accessory: accessory)]
         StickyLinks.apply(&proposals, surroundings: [0: s], previous: [1], accessory: accessory, options: options)
         XCTAssertEqual(proposals[0]?.building, 0)
     }

@@ -29,8 +29,8 @@ enum CandidateFeatures {
     static let farAway = 100.0
     static let noGap = 1000.0
 
-    /// The features of candidate `rank` of address `a`, into `x` (`names.count` long).
-    static func fill(_ x: inout [Double], address a: Int, rank: Int, evidence e: LinkEvidence) {
+    /// The features of candidate `rank` of address `a`, into `x[offset..<offset + names.count]`.
+    static func fill(_ x: inout [Double], at offset: Int = 0, address a: Int, rank: Int, evidence e: LinkEvidence) {
         let list = e.candidates[a]
         let c = list[list.startIndex + rank]
         let d = Double(c.distance)
@@ -74,36 +74,36 @@ enum CandidateFeatures {
         }
         let side = e.sides.agreement(of: a, offset: (c.dx, c.dy))
         let placement = e.sides.alongAndAcross(of: a, offset: (c.dx, c.dy))
-        x[0] = d
-        x[1] = c.covers ? 1 : 0
-        x[2] = Double(rank)
-        x[3] = d - nearest
-        x[4] = next - d
+        x[offset + 0] = d
+        x[offset + 1] = c.covers ? 1 : 0
+        x[offset + 2] = Double(rank)
+        x[offset + 3] = d - nearest
+        x[offset + 4] = next - d
         let area = Double(e.candidates.area(c))
-        x[5] = log(max(area, 1))
-        x[6] = log(max(area, 1) / max(largest, 1))
-        x[7] = Double(list.count)
-        x[8] = e.accessory[b] ? 1 : 0
-        x[9] = c.atCorner ? 1 : 0
-        x[10] = min(claimants, 50)
-        x[11] = min(inside, 50)
-        x[12] = nearestClaimant
-        x[13] = d - nearestClaimant
-        x[14] = min(closer, 50)
-        x[15] = sameHouse
-        x[16] = gap
-        x[17] = min(otherStreet, 50)
-        x[18] = largerCloser
-        x[19] = e.shareInside
-        x[20] = e.medianNearest
-        x[21] = nearestOther
-        x[22] = min(othersCloser, 50)
-        x[23] = side.same
-        x[24] = side.other
-        x[25] = placement.along
-        x[26] = placement.across
-        x[27] = e.sides.leftOfRisingNumbers(a, offset: (c.dx, c.dy))
-        x[28] = number < 0 ? -1 : Double(number % 2)
+        x[offset + 5] = log(max(area, 1))
+        x[offset + 6] = log(max(area, 1) / max(largest, 1))
+        x[offset + 7] = Double(list.count)
+        x[offset + 8] = e.accessory[b] ? 1 : 0
+        x[offset + 9] = c.atCorner ? 1 : 0
+        x[offset + 10] = min(claimants, 50)
+        x[offset + 11] = min(inside, 50)
+        x[offset + 12] = nearestClaimant
+        x[offset + 13] = d - nearestClaimant
+        x[offset + 14] = min(closer, 50)
+        x[offset + 15] = sameHouse
+        x[offset + 16] = gap
+        x[offset + 17] = min(otherStreet, 50)
+        x[offset + 18] = largerCloser
+        x[offset + 19] = e.shareInside
+        x[offset + 20] = e.medianNearest
+        x[offset + 21] = nearestOther
+        x[offset + 22] = min(othersCloser, 50)
+        x[offset + 23] = side.same
+        x[offset + 24] = side.other
+        x[offset + 25] = placement.along
+        x[offset + 26] = placement.across
+        x[offset + 27] = e.sides.leftOfRisingNumbers(a, offset: (c.dx, c.dy))
+        x[offset + 28] = number < 0 ? -1 : Double(number % 2)
     }
 }
 
@@ -135,7 +135,7 @@ struct LinkEvidence: Sendable {
         self.accessory = accessory
         self.houseKeys = houseKeys
         self.reach = reach
-        let streetsAndNumbers = addresses.withUnsafeBufferPointer { addresses in
+        streets = addresses.withUnsafeBufferPointer { addresses in
             pool.map(addresses.count, chunkSize: 16_384) { _, i -> UInt64 in addresses[i].withUTF8(.streetName) { HouseNumber.streetHash($0) } }
         }
         numbers = addresses.withUnsafeBufferPointer { addresses in
@@ -143,7 +143,6 @@ struct LinkEvidence: Sendable {
                 Int32(addresses[i].withUTF8(.houseNumber) { HouseNumber.leadingNumber($0) })
             }
         }
-        streets = streetsAndNumbers
         claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
         seers = IndexGroups(count: candidates.addressCount * CandidateTable.limit, keyCount: accessory.count) { slot in
             let list = candidates[slot / CandidateTable.limit], rank = slot % CandidateTable.limit

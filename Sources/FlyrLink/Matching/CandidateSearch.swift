@@ -35,7 +35,7 @@ enum CandidateSearch {
                 for k in stretch {
                     let a = Int(order[k])
                     surroundings(of: a, scene: scene, index: index, options: options, accessory: accessory, scratch: &near, into: &s)
-                    slots.set(a, ProximityMatcher.propose(s, accessory: accessory, options: options))
+                    slots.set(a, ProximityMatcher.propose(s, accessory: accessory))
                     if let keep, let keptSlots { keptSlots.set(a, keep[a] ? s : nil) }
                 }
             }

@@ -94,10 +94,9 @@ enum HouseNumber {
         while k < number.count, number[k] == 0x20 { k += 1 }
         while k < number.count, number[k] >= 0x30, number[k] <= 0x39 { out.append(number[k]); k += 1 }
         guard !out.isEmpty else { return "" }
-        if k < number.count, let letter = Optional(number[k] | 0x20), letter >= 0x61, letter <= 0x7A,
-           k + 1 == number.count || !((number[k + 1] | 0x20) >= 0x61 && (number[k + 1] | 0x20) <= 0x7A) {
-            out.append(letter)
-        }
+        func letter(_ i: Int) -> UInt8? { i < number.count && (0x61...0x7A).contains(number[i] | 0x20) ? number[i] | 0x20 : nil }
+        // One letter against the digits ("12b"), not a word ("12bis").
+        if let l = letter(k), letter(k + 1) == nil { out.append(l) }
         return String(decoding: out, as: UTF8.self)
     }
 

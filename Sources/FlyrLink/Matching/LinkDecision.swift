@@ -32,10 +32,9 @@ enum LinkDecision {
         return (links, verdicts.map(\.unlinked))
     }
 
-    /// A worker's buffers, reused from address to address: one candidate's features, all of an
-    /// address's candidates' features (a row each) and their probabilities.
+    /// A worker's buffers, reused from address to address: an address's candidates' features (a
+    /// row each) and their probabilities.
     struct Scratch {
-        var one = [Double](repeating: 0, count: CandidateFeatures.names.count)
         var rows = [Double](repeating: 0, count: CandidateFeatures.names.count * CandidateTable.limit)
         var probabilities = [Double](repeating: 0, count: CandidateTable.limit)
     }
@@ -46,8 +45,7 @@ enum LinkDecision {
         guard !list.isEmpty else { return Verdict(rank: 0, confidence: 0, unlinked: .nothingWithinReach) }
         let width = CandidateFeatures.names.count
         for rank in 0..<list.count {
-            CandidateFeatures.fill(&scratch.one, address: a, rank: rank, evidence: evidence)
-            for f in 0..<width { scratch.rows[rank * width + f] = scratch.one[f] }
+            CandidateFeatures.fill(&scratch.rows, at: rank * width, address: a, rank: rank, evidence: evidence)
         }
         scratch.rows.withUnsafeBufferPointer { rows in
             scratch.probabilities.withUnsafeMutableBufferPointer { p in

@@ -54,7 +54,6 @@ public struct LinkModel: Sendable {
         let left: Int32
     }
 
-    let version: Int
     let baseline: Double
     let nodes: [Node]
     /// Each node's leaf value (0 for a split).
@@ -96,7 +95,6 @@ public struct LinkModel: Sendable {
         guard !file.calibration.isEmpty, file.calibration.last!.shareInsideBelow > 1,
               file.calibration.allSatisfy({ c in c.x.count == c.y.count && !c.x.isEmpty && zip(c.x, c.x.dropFirst()).allSatisfy({ $0 <= $1 }) })
         else { throw InputError("link model \(source): a malformed calibration") }
-        version = file.version
         baseline = file.baseline
         (nodes, values, roots, depths) = Self.flatten(file.trees)
         calibration = file.calibration

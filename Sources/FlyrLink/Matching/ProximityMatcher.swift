@@ -83,10 +83,9 @@ enum ProximityMatcher {
 
     /// The links made (in address order) and each address's reason when it has none. `proposals`
     /// as CandidateSearch.proposals gives them (and StickyLinks changes them), consumed.
-    static func decide(_ scene: MetricScene, proposals: consuming [Proposal?], accessory: [Bool], buildingCount: Int,
-                       options: LinkOptions, pool: WorkerPool = WorkerPool(threads: 1)) -> (links: [Link], unlinked: [UnlinkedReason?]) {
+    static func decide(proposals: consuming [Proposal?], pool: WorkerPool = WorkerPool(threads: 1)) -> (links: [Link], unlinked: [UnlinkedReason?]) {
         var owned = consume proposals  // (held once: its pages are dropped below)
-        let verdicts = verdicts(owned, scene: scene, buildingCount: buildingCount, options: options, pool: pool)
+        let verdicts = verdicts(owned, pool: pool)
         // The links, sized exactly (no doubling slack), from the proposals and their verdicts, in
         // address order on one thread (a few milliseconds): the proposals' pages are handed back
         // a stretch at a time behind it, and the links' are touched only as they are written.
@@ -111,7 +110,7 @@ enum ProximityMatcher {
     }
 
     /// Each address's verdict, on all workers.
-    private static func verdicts(_ decided: [Proposal?], scene: MetricScene, buildingCount: Int, options: LinkOptions, pool: WorkerPool) -> [Verdict] {
+    private static func verdicts(_ decided: [Proposal?], pool: WorkerPool) -> [Verdict] {
         pool.map(decided.count, chunkSize: 4096) { _, a -> Verdict in
             guard let proposal = decided[a] else { return Verdict(confidence: 0, unlinked: .nothingWithinReach) }
             switch proposal.method {
@@ -121,18 +120,14 @@ enum ProximityMatcher {
         }
     }
 
-    static func propose(_ s: AddressSurroundings, accessory: [Bool], options: LinkOptions) -> Proposal? {
+    /// The naive choice: the smallest covering footprint, else the nearest one; the nearest other
+    /// main building is kept as the alternative (sticky links read it).
+    static func propose(_ s: AddressSurroundings, accessory: [Bool]) -> Proposal? {
         if let b = s.covering.first {
             return Proposal(building: b, method: .exact, distance: 0, nearestPoint: .init(x: 0, y: 0),
                             alternativeDistance: nil, coveringCount: s.covering.count)
         }
-        guard let nearest = s.nearby.first else { return nil }
-        var chosen = nearest
-        if options.strategy == .flyr, accessory[nearest.building],
-           let main = s.nearby.first(where: { !accessory[$0.building] }),
-           main.distance <= nearest.distance + options.accessoryRadius {
-            chosen = main
-        }
+        guard let chosen = s.nearby.first else { return nil }
         let alternative = s.nearby.first { $0.building != chosen.building && !accessory[$0.building] }
         return Proposal(building: chosen.building, method: .proximity, distance: chosen.distance,
                         nearestPoint: chosen.nearestPoint, alternativeDistance: alternative?.distance, coveringCount: 0)

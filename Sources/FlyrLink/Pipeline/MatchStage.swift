@@ -10,8 +10,7 @@ extension LinkPipeline {
             StickyLinks.apply(&proposals, surroundings: surroundings, previous: previous, accessory: accessory, options: options.link)
         }
         addresses = parkedAddresses.take()!.restore(pool: pool)
-        return ProximityMatcher.decide(scene, proposals: consume proposals, accessory: accessory,
-                                       buildingCount: scene.footprints.count, options: options.link, pool: pool)
+        return ProximityMatcher.decide(proposals: consume proposals, pool: pool)
     }
 
     /// candidates → evidence → model → decision (`Matching/`); with `--write-evidence`, every
