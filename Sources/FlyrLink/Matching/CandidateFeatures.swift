@@ -18,7 +18,7 @@ enum CandidateFeatures {
         "claimant_same_house", "claimant_number_gap_same_street", "claimants_other_street",
         "larger_closer_candidates", "run_share_inside", "run_median_nearest_m",
         "nearest_other_address_m", "other_addresses_closer", "side_vs_same_parity", "side_vs_other_parity",
-        "along_street_m", "across_street_m", "left_of_rising_numbers", "odd_number",
+        "along_street_m", "across_street_m", "left_of_rising_numbers", "odd_number", "on_run_convention_side",
     ]
 
     /// Where "claimants_closer" sits in a row (the unlinked reason reads it).
@@ -104,6 +104,7 @@ enum CandidateFeatures {
         x[offset + 26] = placement.across
         x[offset + 27] = e.sides.leftOfRisingNumbers(a, offset: (c.dx, c.dy))
         x[offset + 28] = number < 0 ? -1 : Double(number % 2)
+        x[offset + 29] = e.sides.onConventionSide(a, number: number, offset: (c.dx, c.dy))
     }
 }
 

@@ -63,10 +63,27 @@ public struct LinkModel: Sendable {
     let calibration: [Calibration]
 
     /// The compiled-in model.
-    public static let standard: LinkModel = {
-        do { return try LinkModel(json: Data(LinkModelFile.json.utf8), source: "the compiled-in model") } catch {
+    public static var standard: LinkModel {
+        do { return try compiledIn.get() } catch {
             preconditionFailure("the compiled-in link model does not load: \(error)")
         }
+    }
+
+    /// The compiled-in model, or why it does not load (only in a build whose features changed
+    /// since the model was fitted).
+    static let compiledIn: Result<LinkModel, InputError> = Result { () throws(InputError) in
+        do throws(InputError) { return try LinkModel(json: Data(LinkModelFile.json.utf8), source: "the compiled-in model") } catch {
+            throw InputError("\(error.message); re-fit it (benchmarks/link-model/fit.sh)")
+        }
+    }
+
+    /// No trees, every candidate 0.5: the nearest is chosen. Stands in for a compiled-in model
+    /// fitted on other features, in the run that writes the evidence to re-fit it.
+    static let neutral: LinkModel = {
+        let names = CandidateFeatures.names.map { "\"\($0)\"" }.joined(separator: ",")
+        let json = #"{"format":"flyr-link-model","version":2,"features":["# + names
+            + #"],"baseline":0,"trees":[],"calibration":[{"share_inside_below":2,"x":[0,1],"y":[0,1]}]}"#
+        return try! LinkModel(json: Data(json.utf8), source: "the neutral model")
     }()
 
     public init(path: String) throws(InputError) {

@@ -31,6 +31,31 @@ struct StreetSides: Sendable {
                                                       grid: grid, scratch: &near)
             return Side(direction: direction, sameParity: same, otherParity: other)
         }
+        let side = self.side
+        let plain = pool.map(points.count, chunkSize: 16_384) { _, a -> Double in
+            let (ux, uy) = side[a].direction
+            guard ux != 0 || uy != 0,
+                  let v = Self.vote(of: a, candidates: candidates, points: points, origin: points[a], direction: (Double(ux), Double(uy)))
+            else { return 0 }
+            return numbers[a] % 2 == 1 ? v : -v
+        }
+        var agree = 0.0, weight = 0.0
+        for v in plain { agree += v; weight += abs(v) }
+        oddOnLeft = weight < 20 ? 0 : (agree / weight * 1000).rounded() / 1000
+    }
+
+    /// The run's numbering convention: +1 when, wherever an address's building plainly lies on one
+    /// side of its street, odd numbers are on the left as the numbers rise and even ones on the
+    /// right, −1 the other way round, 0 when the run does not say (fewer than 20 plain votes).
+    /// Countries and towns have such conventions; learnt from the run itself, it tells a road point
+    /// between two houses at the same distance which one is its own.
+    let oddOnLeft: Double
+
+    /// +1 when a candidate at `offset` lies on the side the run's convention puts address `a`'s
+    /// parity, −1 across, scaled by how strongly the run keeps the convention; 0 when unknown.
+    func onConventionSide(_ a: Int, number: Int32, offset: (dx: Float, dy: Float)) -> Double {
+        guard number >= 0 else { return 0 }
+        return leftOfRisingNumbers(a, offset: offset) * (number % 2 == 1 ? 1 : -1) * oddOnLeft
     }
 
     /// Where a candidate at `offset` from address `a` lies against its same-parity and
@@ -90,14 +115,36 @@ struct StreetSides: Sendable {
         if rise < 0 { ux = -ux; uy = -uy }
         var same = 0.0, sameCount = 0.0, other = 0.0, otherCount = 0.0
         for o in near {
-            guard let first = candidates.first(of: o) else { continue }
-            // The neighbour's nearest building (its point when inside one), against the line through a.
-            let bx = points[o].x + Double(first.dx) - p.x, by = points[o].y + Double(first.dy) - p.y
-            let cross = ux * by - uy * bx
-            guard abs(cross) > 0.5 else { continue }
-            let side = cross > 0 ? 1.0 : -1.0
+            guard let side = vote(of: o, candidates: candidates, points: points, origin: p, direction: (ux, uy)) else { continue }
             if (numbers[o] - numbers[a]) % 2 == 0 { same += side; sameCount += 1 } else { other += side; otherCount += 1 }
         }
         return ((Float(ux), Float(uy)), sameCount > 0 ? Float(same / sameCount) : 0, otherCount > 0 ? Float(other / otherCount) : 0)
     }
+
+    /// Which side of the line through `origin` neighbour `o`'s building lies on (+1 left, −1
+    /// right), weighted by how plainly: its point inside a building, or its nearest building on one
+    /// side with none on the other, is a full vote; otherwise the nearer side wins by the margin
+    /// over the other side's nearest, a full vote at `plainMargin`. A point on the road with a
+    /// house on each side at nearly the same distance says nothing, where counting its nearest
+    /// building would have flipped a coin.
+    private static func vote(of o: Int, candidates: CandidateTable, points: [Point2], origin p: Point2,
+                             direction: (Double, Double)) -> Double? {
+        let (ux, uy) = direction
+        var left = Double.infinity, right = Double.infinity
+        for c in candidates[o] {
+            let bx = points[o].x + Double(c.dx) - p.x, by = points[o].y + Double(c.dy) - p.y
+            let cross = ux * by - uy * bx
+            guard abs(cross) > 0.5 else { continue }
+            if c.covers { return cross > 0 ? 1 : -1 }
+            if cross > 0 { left = min(left, Double(c.distance)) } else { right = min(right, Double(c.distance)) }
+        }
+        guard left.isFinite || right.isFinite else { return nil }
+        let margin = min(right, Self.farSide) - min(left, Self.farSide)
+        return max(-1, min(1, margin / Self.plainMargin))
+    }
+
+    /// A margin between the two sides' nearest buildings that settles a neighbour's side (metres),
+    /// and what stands in for "no building on that side".
+    static let plainMargin = 4.0
+    static let farSide = 60.0
 }

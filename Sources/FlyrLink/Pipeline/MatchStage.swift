@@ -1,3 +1,5 @@
+import Foundation
+
 /// The match stage's two ways: the naive baseline, and candidates → evidence → model → decision.
 extension LinkPipeline {
     /// The baseline (`--matcher naive`): containment, then the nearest footprint within reach.
@@ -21,7 +23,13 @@ extension LinkPipeline {
     func evidenceMatch(_ scene: inout MetricScene?, index: inout FootprintIndex?, accessory: [Bool], previous: [Int?]?,
                        addresses: inout [AddressPoint], houseKeys: inout HouseKeys?, parkedAddresses: inout ParkedRows<AddressPoint>?,
                        parkedBuildings: ParkedRows<Building>, pool: WorkerPool) throws -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
-        let model = try options.linkModelPath.map { path throws(InputError) in try LinkModel(path: path) } ?? LinkModel.standard
+        var model = try options.linkModelPath.map { path throws(InputError) in .success(try LinkModel(path: path)) } ?? LinkModel.compiledIn
+        if options.evidencePath != nil, case .failure(let error) = model {
+            // Only in a build whose features changed since the model was fitted: the evidence is
+            // what the re-fit reads, so it is still written, and the links are the nearest building's.
+            FileHandle.standardError.write(Data("flyr-link: warning: \(error.message); this run links each address to its nearest candidate\n".utf8))
+            model = .success(LinkModel.neutral)
+        }
         let candidates = CandidateSearch.candidates(scene!, index: index.take()!, options: options.link, pool: pool)
         let narrowed = scene!.restricted(to: candidates.buildingsSeenTwice(), pool: pool)
         BackgroundRelease.dropAndTrim(scene.take())
@@ -31,10 +39,10 @@ extension LinkPipeline {
         let evidence = LinkEvidence(candidates: candidates, accessory: accessory, addresses: addresses, points: narrowed.addressPoints,
                                     houseKeys: houseKeys!, reach: options.link.maxDistance, pool: pool)
         if let path = options.evidencePath {
-            try EvidenceExport.write(evidence, model: model, addressIDs: addresses.map(\.id),
+            try EvidenceExport.write(evidence, model: try model.get(), addressIDs: addresses.map(\.id),
                                      buildingIDs: parkedBuildings.map(pool: pool) { $1.id }, to: path)
         }
-        return LinkDecision.decide(evidence, model: model, options: options.link, previous: previous, pool: pool)
+        return LinkDecision.decide(evidence, model: try model.get(), options: options.link, previous: previous, pool: pool)
     }
 
     /// The buildings (ascending) that two links or more name: the only possible townhouse rows.
