@@ -19,6 +19,7 @@ enum CandidateFeatures {
         "larger_closer_candidates", "run_share_inside", "run_median_nearest_m",
         "nearest_other_address_m", "other_addresses_closer", "side_vs_same_parity", "side_vs_other_parity",
         "along_street_m", "across_street_m", "left_of_rising_numbers", "odd_number", "on_run_convention_side",
+        "on_street_convention_side",
     ]
 
     /// Where "claimants_closer" sits in a row (the unlinked reason reads it).
@@ -105,6 +106,7 @@ enum CandidateFeatures {
         x[offset + 27] = e.sides.leftOfRisingNumbers(a, offset: (c.dx, c.dy))
         x[offset + 28] = number < 0 ? -1 : Double(number % 2)
         x[offset + 29] = e.sides.onConventionSide(a, number: number, offset: (c.dx, c.dy))
+        x[offset + 30] = e.sides.onStreetConventionSide(a, number: number, offset: (c.dx, c.dy))
     }
 }
 

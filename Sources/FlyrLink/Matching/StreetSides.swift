@@ -39,9 +39,33 @@ struct StreetSides: Sendable {
             else { return 0 }
             return numbers[a] % 2 == 1 ? v : -v
         }
+        // Where an address's own building plainly lies on one side, the convention adds nothing.
+        unsure = plain.map { Float(1 - abs($0)) }
         var agree = 0.0, weight = 0.0
-        for v in plain { agree += v; weight += abs(v) }
+        var byStreet: [UInt64: (agree: Double, weight: Double)] = [:]
+        for (a, v) in plain.enumerated() where v != 0 {
+            agree += v; weight += abs(v)
+            byStreet[streets[a], default: (0, 0)].agree += v
+            byStreet[streets[a], default: (0, 0)].weight += abs(v)
+        }
         oddOnLeft = weight < 20 ? 0 : (agree / weight * 1000).rounded() / 1000
+        streetOddOnLeft = streets.map { street in
+            guard street != 0, let s = byStreet[street], s.weight >= 3 else { return 0 }
+            return Float(s.agree / s.weight)
+        }
+    }
+
+    /// 1 − how plainly each address's own nearest buildings put it on one side of its street.
+    private let unsure: [Float]
+
+    /// The same convention on each address's street alone (0 with fewer than 3 plain votes):
+    /// streets are numbered from one end, and some towns the other way round.
+    private let streetOddOnLeft: [Float]
+
+    /// `onConventionSide` by the street's own convention.
+    func onStreetConventionSide(_ a: Int, number: Int32, offset: (dx: Float, dy: Float)) -> Double {
+        guard number >= 0 else { return 0 }
+        return leftOfRisingNumbers(a, offset: offset) * (number % 2 == 1 ? 1 : -1) * Double(streetOddOnLeft[a] * unsure[a])
     }
 
     /// The run's numbering convention: +1 when, wherever an address's building plainly lies on one
@@ -52,10 +76,11 @@ struct StreetSides: Sendable {
     let oddOnLeft: Double
 
     /// +1 when a candidate at `offset` lies on the side the run's convention puts address `a`'s
-    /// parity, −1 across, scaled by how strongly the run keeps the convention; 0 when unknown.
+    /// parity, −1 across, scaled by how strongly the run keeps the convention and by how little
+    /// the address's own position tells its side (a road point between two houses); 0 when unknown.
     func onConventionSide(_ a: Int, number: Int32, offset: (dx: Float, dy: Float)) -> Double {
         guard number >= 0 else { return 0 }
-        return leftOfRisingNumbers(a, offset: offset) * (number % 2 == 1 ? 1 : -1) * oddOnLeft
+        return leftOfRisingNumbers(a, offset: offset) * (number % 2 == 1 ? 1 : -1) * oddOnLeft * Double(unsure[a])
     }
 
     /// Where a candidate at `offset` from address `a` lies against its same-parity and
