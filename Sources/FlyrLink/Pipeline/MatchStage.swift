@@ -1,7 +1,45 @@
 import Foundation
 
+/// The match stage's outcome: a link or an unlinked reason per address (not a verdict per
+/// address: at 10M addresses the difference is most of a gigabyte), the address rows unparked, and
+/// the footprints of the possible townhouse rows (buildings linked twice or more), all the split reads.
+struct MatchedAddresses {
+    var links: [Link]
+    var unlinked: [ProximityMatcher.UnlinkedReason?]
+    var addresses: [AddressPoint]
+    var rowScene: MetricScene?
+}
+
 /// The match stage's two ways: the naive baseline, and candidates → evidence → model → decision.
 extension LinkPipeline {
+    /// match: candidates → evidence → model → decision (`evidenceMatch`, Matching/), or the naive
+    /// baseline. The footprints are cut down as soon as the candidates are found (to those two
+    /// addresses see), and after the decisions to the possible rows.
+    func matchStage(_ indexed: inout IndexedScene, _ layers: inout FramedLayers, _ clock: Clock, _ pool: WorkerPool) throws -> MatchedAddresses {
+        try stage(.match, clock, items: { $0.unlinked.count }) {
+            let previous = options.previousLinks.isEmpty ? nil
+                : StickyLinks.previousIndices(addressIDs: layers.addressRows!.map(pool: pool) { $1.id },
+                                              buildingIDs: layers.buildingRows!.map(pool: pool) { $1.id }, links: options.previousLinks)
+            let decided: (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?])
+            var addresses: [AddressPoint] = []
+            var houseKeys: HouseKeys?
+            if options.link.strategy == .naive {
+                decided = naiveMatch(indexed.scene!, index: indexed.index.take()!, accessory: indexed.accessory, previous: previous,
+                                     addresses: &addresses, parkedAddresses: &layers.addressRows, pool: pool)
+            } else {
+                decided = try evidenceMatch(&indexed.scene, index: &indexed.index, accessory: indexed.accessory, previous: previous,
+                                            addresses: &addresses, houseKeys: &houseKeys, parkedAddresses: &layers.addressRows,
+                                            parkedBuildings: layers.buildingRows!, pool: pool)
+            }
+            // The split reads the footprints of the possible rows only: the scene is freed (off this thread).
+            let rowScene = indexed.scene!.restricted(toBuildings: Self.linkedTwice(decided.links, buildingCount: indexed.buildingCount), pool: pool)
+            BackgroundRelease.dropAndTrim(indexed.scene.take())
+            rowScene.give(addressKeys: houseKeys ?? HouseNumber.keys(addresses, pool: pool))
+            return (MatchedAddresses(links: decided.links, unlinked: decided.unlinked, addresses: addresses, rowScene: rowScene),
+                    "\(decided.links.count) of \(decided.unlinked.count) linked")
+        }
+    }
+
     /// The baseline (`--matcher naive`): containment, then the nearest footprint within reach.
     func naiveMatch(_ scene: MetricScene, index: FootprintIndex, accessory: [Bool], previous: [Int?]?,
                     addresses: inout [AddressPoint], parkedAddresses: inout ParkedRows<AddressPoint>?,

@@ -1,0 +1,30 @@
+/// Which reader a source goes to: GDAL for everything it opens; GeoParquet to GDAL's Parquet
+/// driver when the linked GDAL has one, else (Debian's GDAL 3.6) to the project's own reader;
+/// local GeoJSON and FlatGeobuf files to the project's streaming readers (GDAL's drivers are far slower).
+enum SourceReader {
+    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping,
+                     parquet: RunOptions.ParquetReader = .auto, lonLatBox: BBox? = nil,
+                     sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
+        if spec.isGeoParquet {
+            switch parquet {
+            case .flyr:
+                return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink)
+            case .gdal:
+                guard GDALEnvironment.hasDriver("Parquet") else {
+                    throw InputError("\(role.rawValue): --parquet-reader gdal, but this GDAL has no Parquet driver")
+                }
+            case .auto:
+                if !GDALEnvironment.hasDriver("Parquet") {
+                    return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink)
+                }
+            }
+        }
+        if GeoJSONSourceReader.handles(spec) {
+            return try GeoJSONSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
+        }
+        if FlatGeobufSourceReader.handles(spec) {
+            return try FlatGeobufSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
+        }
+        return try GDALSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
+    }
+}
