@@ -69,6 +69,28 @@ final class TownhouseTests: XCTestCase {
         XCTAssertTrue(run.links.allSatisfy { $0.unitIndex != nil })
     }
 
+    func testCutsFollowThePartyWallsTheOutlineShows() throws {
+        var scene = Scene()
+        // Four houses 5, 7, 6.5 and 5.5 m wide, every other front set back by 1 m: the steps at
+        // x = 5, 12 and 18.5 are the party walls; equal division would cut at 6, 12 and 18.
+        scene.buildings.append(("stepped", [[(0, 0), (5, 0), (5, 1), (12, 1), (12, 0), (18.5, 0), (18.5, 1), (24, 1), (24, 10), (0, 10), (0, 0)]]))
+        for (k, x) in [2.5, 8.5, 15.25, 21.25].enumerated() { scene.addresses.append(("s\(k)", String(1 + 2 * k), "Elm Street", nil, x, -2)) }
+        let run = try run(scene)
+        XCTAssertEqual(run.units.count, 4)
+        try assertTiles(run, building: "stepped")
+        let t = try run.frame.makeTransformer()
+        var west = Double.infinity
+        var easts: [Double] = []
+        for u in run.units {
+            var slice = u.footprint.polygons[0].shell
+            t.forward(&slice)
+            west = min(west, slice.map(\.x).min()!)
+            easts.append(slice.map(\.x).max()!)
+        }
+        let cuts = easts.sorted().dropLast().map { $0 - west }
+        for (cut, wall) in zip(cuts, [5, 12, 18.5]) { XCTAssertEqual(cut, wall, accuracy: 0.05, "cut \(cuts)") }
+    }
+
     func testAnLShapedRowStillTiles() throws {
         var scene = Scene()
         scene.buildings.append(("ell", [[(0, 0), (36, 0), (36, 10), (8, 10), (8, 16), (0, 16), (0, 0)]]))

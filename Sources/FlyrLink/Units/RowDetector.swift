@@ -46,6 +46,28 @@ enum RowDetector {
     /// has them), never rows of houses.
     static let minFlatsLevels = 5
 
+    /// A cut moves onto a party wall at most this share of a unit's width from the equal division.
+    static let wallReach = 0.35
+
+    /// Where the outline shows party walls across the row: positions along the axis shared by two
+    /// or more of its vertices (within 0.3 m), away from the row's ends: the notches and steps
+    /// where one house's front or back wall meets the next's. A plain rectangle has none.
+    static func partyWalls(_ vertexPositions: [Double], start: Double, end: Double) -> [Double] {
+        let inner = vertexPositions.filter { $0 > start + 0.5 * minUnitWidth && $0 < end - 0.5 * minUnitWidth }.sorted()
+        var walls: [Double] = []
+        var group: [Double] = []
+        func close() {
+            if group.count >= 2 { walls.append(group.reduce(0, +) / Double(group.count)) }
+            group.removeAll(keepingCapacity: true)
+        }
+        for x in inner {
+            if let first = group.first, x - first > 0.3 { close() }
+            group.append(x)
+        }
+        close()
+        return walls
+    }
+
     static func rowOrder(of members: [Int], footprint b: Int, levels: Int? = nil, scene: MetricScene, addresses: [AddressPoint],
                          context: GEOSContext) -> RowOrder? {
         let n = members.count
@@ -93,13 +115,23 @@ enum RowDetector {
         guard positions.last! - positions.first! >= 0.5 * unit * Double(n - 1) else { return nil }
         guard positions.first! > start - unit, positions.last! < end + unit else { return nil }
 
-        // Equal division, each cut kept strictly between its two neighbours' positions.
+        // Equal division, each cut kept strictly between its two neighbours' positions, and moved
+        // onto a party wall where the outline shows one near it.
+        var vertices: [Double] = []  // each ring's vertices once (its closing point repeats its first)
+        for r in 0..<footprint.ringCount { for k in footprint.ringRange(r).dropLast() { vertices.append(along(footprint.points[k])) } }
+        let walls = partyWalls(vertices, start: start, end: end)
         var cuts: [Double] = []
         for k in 1..<n {
             let equal = start + unit * Double(k)
             let gap = positions[k] - positions[k - 1]
             let lo = positions[k - 1] + 0.25 * gap, hi = positions[k] - 0.25 * gap
-            cuts.append(min(max(equal, lo), hi))
+            var cut = min(max(equal, lo), hi)
+            let after = max(lo, (cuts.last ?? start) + minUnitWidth)
+            if let wall = walls.filter({ $0 > after && $0 < hi && abs($0 - equal) <= wallReach * unit })
+                .min(by: { abs($0 - equal) < abs($1 - equal) }) {
+                cut = wall
+            }
+            cuts.append(cut)
         }
         return RowOrder(origin: origin, axis: axis, start: start, end: end, width: rect.width,
                         addresses: ordered.map(\.0), cuts: cuts)
