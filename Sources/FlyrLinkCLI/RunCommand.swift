@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Replace the --out directory even if flyr-link did not write it (never the current directory, its parents, or one holding an input).")
     var overwrite = false
 
-    @Option(help: "Campaign UUID the links belong to (default: derived from the input names).")
+    @Option(help: "Campaign UUID the links belong to (default: a UUIDv5 of the inputs' canonical absolute paths and layers).")
     var campaign: String?
 
     @Option(help: "Write only this output: links (links.csv, with report.json and rejects.csv).")
@@ -70,6 +70,10 @@ struct RunCommand: ParsableCommand {
             let t0 = Date()
             try RunWriter.write(run)
             progress.event(.finished(.write, detail: PostgresTarget.redacted(options.outputDirectory), seconds: Date().timeIntervalSince(t0)))
+            // A database keeps campaigns side by side: say which one a run without --campaign wrote.
+            if options.campaignIDIsDerived, PostgresTarget.conninfo(from: options.outputDirectory) != nil {
+                StandardError.line("campaign \(run.campaignID) (derived from the inputs' absolute paths; give --campaign UUID to choose it)")
+            }
             print(RunSummaryText.make(run))
             RunCommand.finished = run
         } catch {

@@ -54,12 +54,17 @@ public struct RunOptions: Sendable, Codable {
         self.outputDirectory = outputDirectory
     }
 
-    /// The given campaign id, or a UUIDv5 of the input locations, so runs of the same inputs
-    /// share an id without the user inventing one.
+    /// The given campaign id, or a UUIDv5 of the inputs' canonical locations (absolute paths with
+    /// symbolic links resolved, and layers), so runs of the same inputs share an id without the
+    /// user inventing one, however the paths were spelled (a PostGIS re-run replaces its campaign).
     public var resolvedCampaignID: String {
         if let c = campaignID { return c.lowercased() }
-        return UUIDv5.make(parts: ["campaign", buildings.description, addresses.description, territory?.description ?? ""])
+        return UUIDv5.make(parts: ["campaign", buildings.canonicalDescription, addresses.canonicalDescription,
+                                   territory?.canonicalDescription ?? ""])
     }
+
+    /// Whether the campaign id was derived (`resolvedCampaignID`) rather than given.
+    public var campaignIDIsDerived: Bool { campaignID == nil }
 
     public func validate() throws(InputError) {
         if let c = campaignID, !UUIDv5.isValid(c) { throw InputError("--campaign '\(c)' is not a UUID") }
