@@ -70,6 +70,8 @@ struct RunCommand: ParsableCommand {
             let t0 = Date()
             try RunWriter.write(run)
             progress.event(.finished(.write, detail: PostgresTarget.redacted(options.outputDirectory), seconds: Date().timeIntervalSince(t0)))
+            // Once written (a run that fails says one thing: why).
+            for w in run.report.warnings { StandardError.line("warning: \(w.message)") }
             // A database keeps campaigns side by side: say which one a run without --campaign wrote.
             if options.campaignIDIsDerived, PostgresTarget.conninfo(from: options.outputDirectory) != nil {
                 StandardError.line("campaign \(run.campaignID) (derived from the inputs' absolute paths; give --campaign UUID to choose it)")

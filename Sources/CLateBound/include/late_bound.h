@@ -24,7 +24,7 @@
     X(GDALDatasetReleaseResultSet) \
     X(OGR_L_GetFeatureCount) X(OGR_L_GetLayerDefn) X(OGR_L_GetName) X(OGR_L_GetNextFeature) X(OGR_L_GetSpatialRef) \
     X(OGR_L_ResetReading) X(OGR_L_SetAttributeFilter) X(OGR_L_SetSpatialFilterRect) \
-    X(OGR_FD_GetFieldCount) X(OGR_FD_GetFieldDefn) X(OGR_FD_GetGeomFieldCount) X(OGR_Fld_GetNameRef) \
+    X(OGR_FD_GetFieldCount) X(OGR_FD_GetFieldDefn) X(OGR_FD_GetGeomFieldCount) X(OGR_Fld_GetNameRef) X(OGR_Fld_GetType) X(OGR_GetFieldTypeName) \
     X(OGR_F_Destroy) X(OGR_F_GetFID) X(OGR_F_GetFieldAsString) X(OGR_F_GetFieldIndex) X(OGR_F_GetGeometryRef) \
     X(OGR_F_IsFieldSetAndNotNull) \
     X(OGR_GT_Flatten) X(OGR_G_AddGeometry) X(OGR_G_AddGeometryDirectly) X(OGR_G_AddPoint_2D) X(OGR_G_Clone) \

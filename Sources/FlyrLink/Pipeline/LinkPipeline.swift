@@ -57,7 +57,11 @@ public struct LinkPipeline {
         buildingsIn.footprints = nil
         var addressLonLat = addressesIn.points!
         addressesIn.points = nil
-        let extent = territory?.footprint.bbox ?? Self.extent(addressLonLat, lonLat, pool: pool)
+        // (Each layer's box apart: layers that do not overlap are warned of.)
+        let (addressBox, buildingBox) = Self.extents(addressLonLat, lonLat, pool: pool)
+        var union = addressBox
+        union.extend(buildingBox)
+        let extent = territory?.footprint.bbox ?? union
         let frame = LocalMetricFrame.centred(on: extent)
         var buildingRejects = buildingsIn.rejects
         var repairedCount = 0
@@ -211,6 +215,8 @@ public struct LinkPipeline {
             outsideBuildings += buildingSource.parquet?.rowsSkippedByBBox ?? 0
             RunSummary.count(&result, accessory: accessory, repaired: repairedCount, outsideAddresses: outsideAddresses, outsideBuildings: outsideBuildings,
                              buildingRejects: buildingRejects.count, addressRejects: addressesIn.rejects.count)
+            result.report.warnings = RunWarnings.collect(result, buildings: buildingSource, addresses: addressSource,
+                                                         addressBox: addressBox, buildingBox: buildingBox)
             return (result, "\(result.links.count) links")
         }
         result.report.run.secondsByStage = clock.seconds
@@ -227,6 +233,7 @@ public struct LinkPipeline {
         var attributeFilter: String?
         var featuresRead: Int
         var parquet: ParquetReadReport?
+        var fields: [SourceField]
 
         init(_ t: SourceTable) {
             spec = t.spec
@@ -236,6 +243,7 @@ public struct LinkPipeline {
             attributeFilter = t.attributeFilter
             featuresRead = t.recordCount
             parquet = t.parquet
+            fields = t.fields
         }
     }
 
@@ -243,7 +251,7 @@ public struct LinkPipeline {
         -> (Ingest.Result<Building>, Ingest.Result<AddressPoint>, Territory?, SourceSummary, SourceSummary) {
         // read: both layers at once (separate GDAL datasets), and the territory. Records go to
         // the ingest intakes in batches as they are read, so no layer is ever held as records.
-        let buildingIntake = Ingest.BuildingIntake(), addressIntake = Ingest.AddressIntake(keeping: writesRecords ? nil : AddressField.linking)
+        let buildingIntake = Ingest.BuildingIntake(heightScale: (options.heightUnit ?? .m).metres), addressIntake = Ingest.AddressIntake(keeping: writesRecords ? nil : AddressField.linking)
         let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses",
                                                                  items: { $0.0.recordCount + $0.1.recordCount }) {
             let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
@@ -275,18 +283,18 @@ public struct LinkPipeline {
         })
     }
 
-    /// The box of every address and footprint, in stretches on the workers (a box of boxes is the
-    /// same in any order).
-    private static func extent(_ addresses: [Point2], _ footprints: FootprintStore, pool: WorkerPool) -> BBox {
+    /// The box of the addresses and that of the footprints, in stretches on the workers (a box of
+    /// boxes is the same in any order).
+    private static func extents(_ addresses: [Point2], _ footprints: FootprintStore, pool: WorkerPool) -> (addresses: BBox, buildings: BBox) {
         let stretch = 65_536
         let parts = pool.map((max(addresses.count, footprints.count) + stretch - 1) / stretch, chunkSize: 1) { _, c in
-            var box = BBox.empty
+            var a = BBox.empty, b = BBox.empty
             let part = c * stretch..<(c + 1) * stretch
-            for i in part.clamped(to: addresses.indices) { box.extend(addresses[i]) }
-            for i in part.clamped(to: footprints.indices) { box.extend(footprints[i].bbox) }
-            return box
+            for i in part.clamped(to: addresses.indices) { a.extend(addresses[i]) }
+            for i in part.clamped(to: footprints.indices) { b.extend(footprints[i].bbox) }
+            return (a, b)
         }
-        return parts.reduce(into: BBox.empty) { $0.extend($1) }
+        return parts.reduce(into: (BBox.empty, BBox.empty)) { $0.0.extend($1.0); $0.1.extend($1.1) }
     }
 
     private func optionSummary() -> [String: String] {
@@ -299,6 +307,7 @@ public struct LinkPipeline {
             "units": options.units.rawValue,
             "only": options.only.rawValue,
             "parquet_reader": options.parquetReader.rawValue,
+            "height_unit": (options.heightUnit ?? .m).rawValue,
             "campaign_id": options.resolvedCampaignID,
         ]
     }

@@ -20,6 +20,15 @@ public struct RunOptions: Sendable, Codable {
         case flyr
     }
 
+    /// The unit of the buildings' height field; `height_m` is written in metres.
+    public enum HeightUnit: String, Sendable, Codable, CaseIterable {
+        case m
+        case ft
+
+        /// Metres per unit.
+        public var metres: Double { self == .ft ? 0.3048 : 1 }
+    }
+
     public var buildings: SourceSpec
     public var addresses: SourceSpec
     public var territory: SourceSpec?
@@ -39,6 +48,8 @@ public struct RunOptions: Sendable, Codable {
     public var only: OutputSelection = .all
     public var fields = FieldMapping()
     public var parquetReader: ParquetReader = .auto
+    /// `--height-unit`; nil: metres, and the run warns when the heights look like feet (`RunWarnings`).
+    public var heightUnit: HeightUnit?
     /// Snapshots: the previous version's links (address id → building id); see StickyLinks.
     public var previousLinks: [String: String] = [:]
     /// A link model file to use instead of the compiled-in one (`LinkModel.standard`).
