@@ -85,7 +85,7 @@ enum FlatGeobufSourceReader {
         var table = SourceTable(spec: spec, role: role, reader: name, layerName: header.name ?? "unknown",
                                 crsDefinition: crs, resolvedFields: fields.resolved(hits: hits),
                                 attributeFilter: nil, records: sink.finish(), recordCount: sink.count)
-        table.fields = (header.columns ?? []).map { SourceField(name: $0.name, type: "\($0.type)") }
+        table.fields = (header.columns ?? []).map { SourceField(name: $0.name, type: $0.type.name) }
         return table
     }
 

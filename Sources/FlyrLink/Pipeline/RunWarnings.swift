@@ -26,7 +26,7 @@ enum RunWarnings {
         var out: [RunWarning] = []
         let c = run.report.counts
         for field in [AddressField.houseNumber, .streetName] where addresses.featuresRead > 0 && addresses.resolvedFields[field.rawValue] == nil {
-            out.append(unmapped(field, source: addresses))
+            out.append(unmapped(field, fields: addresses.fields))
         }
         if !addressBox.isEmpty, !buildingBox.isEmpty, !addressBox.intersects(buildingBox) {
             out.append(RunWarning(code: "extents_disjoint", message:
@@ -55,14 +55,14 @@ enum RunWarnings {
     /// House number or street not read from any field: linking then has fewer clues and finds no
     /// townhouse rows. Names the source's fields that look like the one meant (a Shapefile cuts
     /// names to 10 characters: `addr_house`, `addr_stree`) and the flag that maps one.
-    static func unmapped(_ field: AddressField, source: LinkPipeline.SourceSummary) -> RunWarning {
+    static func unmapped(_ field: AddressField, fields: [SourceField]) -> RunWarning {
         let what = field == .houseNumber ? "house numbers" : "street names"
-        let close = source.fields.map(\.name).filter { looksLike(field, $0) }
+        let close = fields.map(\.name).filter { looksLike(field, $0) }
         let hint: String
         if let first = close.first {
             hint = "the source has \(close.prefix(5).joined(separator: ", ")): pass --address-field \(field.rawValue)=\(first)"
-        } else if !source.fields.isEmpty {
-            let names = source.fields.prefix(12).map(\.name).joined(separator: ", ") + (source.fields.count > 12 ? ", …" : "")
+        } else if !fields.isEmpty {
+            let names = fields.prefix(12).map(\.name).joined(separator: ", ") + (fields.count > 12 ? ", …" : "")
             hint = "the source's fields: \(names); pass --address-field \(field.rawValue)=FIELD"
         } else {
             hint = "pass --address-field \(field.rawValue)=FIELD"
