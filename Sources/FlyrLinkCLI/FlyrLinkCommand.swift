@@ -13,6 +13,12 @@ struct FlyrLinkCommand: ParsableCommand {
     /// The heap's policy is the process's, set before anything runs.
     static func main() {
         HeapTrim.keepFreedMemoryForReuse()
+        // `--version` names the libraries and the link model too (ArgumentParser's version is a
+        // fixed string, made for every command: asking GDAL and PROJ then would load them for every run).
+        if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+            print(VersionReport.text)
+            return
+        }
         main(nil)
     }
 }

@@ -22,7 +22,7 @@ struct LinkingOptions: ParsableArguments {
     @Flag(help: "Write the output even when every feature of a layer was rejected (otherwise such a run fails and writes nothing).")
     var allowEmpty = false
 
-    @Flag(help: "No progress on stderr.")
+    @Flag(name: [.short, .long], help: "No progress on stderr (warnings and errors are still written).")
     var quiet = false
 
     func validate() throws {

@@ -17,7 +17,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var linking: LinkingOptions
 
-    @Option(help: "Output directory (replaced atomically when the run succeeds), or postgresql://… / PG:<conninfo> to write the campaign's tables into PostGIS.")
+    @Option(name: [.short, .long], help: "Output directory (replaced atomically when the run succeeds), or postgresql://… / PG:<conninfo> to write the campaign's tables into PostGIS.")
     var out: String?
 
     @Flag(help: "Replace the --out directory even if flyr-link did not write it (never the current directory, its parents, or one holding an input).")
@@ -29,7 +29,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write only this output: links (links.csv, with report.json and rejects.csv).")
     var only: String?
 
-    @Option(help: ArgumentHelp("Linking strategy: flyr, or naive (containment then nearest, the baseline).", visibility: .hidden))
+    @Option(help: "Linking strategy: flyr (the link model, default), or naive (containment then nearest, the baseline).")
     var matcher: String?
 
     @Option(help: "A link model file (JSON) in place of the compiled-in one; benchmarks/link-model/fit.py writes them.")
