@@ -130,3 +130,22 @@ final class RunWarningsTests: XCTestCase {
                        try String(contentsOfFile: feet.out + "/links.csv", encoding: .utf8))
     }
 }
+
+extension RunWarningsTests {
+    /// A snapshot's version carries the run's warnings in its report.json, and says them on stderr.
+    func testASnapshotSaysItsWarningsToo() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let territory = dir.appendingPathComponent("t.geojson").path
+        try #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[-119,33],[-118,33],[-118,35],[-119,35],[-119,33]]]}}]}"#
+            .write(toFile: territory, atomically: true, encoding: .utf8)
+        let root = dir.appendingPathComponent("root").path
+        let campaign = "3d6f0a52-8c1e-5b7a-9f4d-2e8c6a1b0d93"
+        let r = try ProcessRunner.flyrLink(["snapshot", "--campaign", campaign, "--territory", territory, "--buildings", TestPaths.rowsBuildings,
+                                            "--addresses", TestPaths.rowsAddresses, "--root", root, "-q"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(root)/\(campaign)/current/report.json"))) as! [String: Any]
+        let warnings = try XCTUnwrap(report["warnings"] as? [[String: String]])
+        XCTAssertEqual(warnings.map { $0["code"]! }, ["height_in_feet"])
+        XCTAssertEqual(r.stderr, "flyr-link: warning: \(warnings[0]["message"]!)\n")
+    }
+}
