@@ -27,6 +27,10 @@ final class SetupAndCLITests: XCTestCase {
         let digest = SHA256.hash(Array(LinkModelFile.json.utf8)).prefix(12)
         XCTAssertEqual(lines.last, "link model: flyr-link-model version \(model["version"] as! Int), \((model["trees"] as! [Any]).count) trees, "
                        + "fitted on \(sets.joined(separator: ", ")); sha256 \(digest)")
+        // A subcommand's --version says the same.
+        for command in [["run"], ["inspect"], ["snapshot", "build"]] {
+            XCTAssertEqual(try ProcessRunner.flyrLink(command + ["--version"]).stdout, r.stdout, command.joined(separator: " "))
+        }
     }
 
     func testShortFlagsForOutAndQuiet() throws {
