@@ -6,3 +6,4 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build -c release --product flyr-link
 .build/release/flyr-link run pipelines/helsinki.toml "$@"
+echo "(the binary is $(pwd)/.build/release/flyr-link; scripts/install.sh [PREFIX] puts flyr-link and flyr-synth on the PATH)" >&2

@@ -13,6 +13,14 @@ struct FlyrLinkCommand: ParsableCommand {
     /// The heap's policy is the process's, set before anything runs.
     static func main() {
         HeapTrim.keepFreedMemoryForReuse()
+        // `--version` names the libraries and the link model too (ArgumentParser's version is a
+        // fixed string, made for every command: asking GDAL and PROJ then would load them for every run).
+        // (`flyr-link run --version` and the like too: ArgumentParser offers --version on every subcommand.)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.last == "--version", arguments.dropLast().allSatisfy({ ["run", "inspect", "snapshot", "build", "diff"].contains($0) }) {
+            print(VersionReport.text)
+            return
+        }
         main(nil)
     }
 }

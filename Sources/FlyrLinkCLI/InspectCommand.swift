@@ -2,12 +2,13 @@ import ArgumentParser
 import FlyrLink
 import Foundation
 
-/// `flyr-link inspect`: what flyr-link reads from a source — reader, layer, CRS, field mapping,
-/// feature count and read time — without linking anything.
+/// `flyr-link inspect`: what flyr-link reads from a source — reader, layer, CRS, geometry types,
+/// extent, the source's fields with types, the field mapping, feature count (and inside a
+/// territory) and read time — without linking anything.
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Read one source as buildings or addresses and report what was read and how long it took."
+        abstract: "Read one source as buildings or addresses: geometry types, extent, CRS, fields and types, the field mapping a run would use, feature count, read time."
     )
 
     @Argument(help: "The source: any OGR source or GeoParquet (path or path:layer).")
@@ -19,7 +20,7 @@ struct InspectCommand: ParsableCommand {
     @Option(help: "Layer name.")
     var layer: String?
 
-    @Option(help: "Only what meets this polygon's bounding box (GeoParquet: row groups are pruned).")
+    @Option(help: "Also count the features a run keeps in this polygon: buildings that intersect it, addresses inside (GeoParquet: row groups outside its box are not read).")
     var territory: String?
 
     @Option(help: "GeoParquet reader: auto, gdal or flyr.")

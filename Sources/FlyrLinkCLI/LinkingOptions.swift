@@ -16,16 +16,20 @@ struct LinkingOptions: ParsableArguments {
     @Option(help: "GeoParquet reader: auto (GDAL's Parquet driver when present), gdal, or flyr (the project's own).")
     var parquetReader: String?
 
+    @Option(help: "Unit of the buildings' height field: m (default) or ft (converted to metres for height_m).")
+    var heightUnit: String?
+
     @Flag(help: "Write the output even when every feature of a layer was rejected (otherwise such a run fails and writes nothing).")
     var allowEmpty = false
 
-    @Flag(help: "No progress on stderr.")
+    @Flag(name: [.short, .long], help: "No progress on stderr (warnings and errors are still written).")
     var quiet = false
 
     func validate() throws {
         if let units, RunOptions.UnitsMode(rawValue: units) == nil { throw ValidationError("--units must be split or none") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let maxDistance, !(maxDistance >= 0) { throw ValidationError("--max-distance must be ≥ 0 metres") }
+        if let heightUnit, RunOptions.HeightUnit(rawValue: heightUnit) == nil { throw ValidationError("--height-unit must be m or ft") }
         if let parquetReader, RunOptions.ParquetReader(rawValue: parquetReader) == nil {
             throw ValidationError("--parquet-reader must be auto, gdal or flyr")
         }
@@ -36,6 +40,7 @@ struct LinkingOptions: ParsableArguments {
         s.units = units
         s.threads = threads
         s.parquetReader = parquetReader
+        s.heightUnit = heightUnit
         if allowEmpty { s.allowEmpty = true }
     }
 

@@ -8,11 +8,13 @@ extension PipelineEvent {
         case .started(let stage, let detail): .started(stage, detail: ConnectionSecrets.masked(detail))
         case .finished(let stage, let detail, let seconds, let items):
             .finished(stage, detail: ConnectionSecrets.masked(detail), seconds: seconds, items: items)
+        case .progress(let stage, let detail): .progress(stage, detail: ConnectionSecrets.masked(detail))
         }
     }
 }
 
-/// Shows pipeline events on stderr, one line per finished stage, only when stderr is a terminal.
+/// Shows pipeline events on stderr, one line per finished stage (the running one, and the read's
+/// features so far, on a line rewritten in place), only when stderr is a terminal.
 final class ProgressRenderer: @unchecked Sendable {
     let enabled: Bool
     private let lock = NSLock()
@@ -39,7 +41,8 @@ final class ProgressRenderer: @unchecked Sendable {
         defer { lock.unlock() }
         let line: String
         switch e.masked {
-        case .started(let stage, let detail):
+        case .started(let stage, let detail), .progress(let stage, let detail):
+            // (Overwritten in place by the stage's next line.)
             line = "\u{1B}[2K\r\(stage.rawValue) … \(detail)"
             FileHandle.standardError.write(Data(line.utf8))
             return

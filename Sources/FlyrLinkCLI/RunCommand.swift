@@ -17,19 +17,19 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var linking: LinkingOptions
 
-    @Option(help: "Output directory (replaced atomically when the run succeeds), or postgresql://… / PG:<conninfo> to write the campaign's tables into PostGIS.")
+    @Option(name: [.short, .long], help: "Output directory (replaced atomically when the run succeeds), or postgresql://… / PG:<conninfo> to write the campaign's tables into PostGIS.")
     var out: String?
 
     @Flag(help: "Replace the --out directory even if flyr-link did not write it (never the current directory, its parents, or one holding an input).")
     var overwrite = false
 
-    @Option(help: "Campaign UUID the links belong to (default: derived from the input names).")
+    @Option(help: "Campaign UUID the links belong to (default: a UUIDv5 of the inputs' canonical absolute paths and layers).")
     var campaign: String?
 
     @Option(help: "Write only this output: links (links.csv, with report.json and rejects.csv).")
     var only: String?
 
-    @Option(help: ArgumentHelp("Linking strategy: flyr, or naive (containment then nearest, the baseline).", visibility: .hidden))
+    @Option(help: "Linking strategy: flyr (the link model, default), or naive (containment then nearest, the baseline).")
     var matcher: String?
 
     @Option(help: "A link model file (JSON) in place of the compiled-in one; benchmarks/link-model/fit.py writes them.")
@@ -70,6 +70,12 @@ struct RunCommand: ParsableCommand {
             let t0 = Date()
             try RunWriter.write(run)
             progress.event(.finished(.write, detail: PostgresTarget.redacted(options.outputDirectory), seconds: Date().timeIntervalSince(t0)))
+            // Once written (a run that fails says one thing: why).
+            for w in run.report.warnings { StandardError.line("warning: \(w.message)") }
+            // A database keeps campaigns side by side: say which one a run without --campaign wrote.
+            if options.campaignIDIsDerived, PostgresTarget.conninfo(from: options.outputDirectory) != nil {
+                StandardError.line("campaign \(run.campaignID) (derived from the inputs' absolute paths; give --campaign UUID to choose it)")
+            }
             print(RunSummaryText.make(run))
             RunCommand.finished = run
         } catch {

@@ -70,6 +70,9 @@ struct SnapshotBuildCommand: ParsableCommand {
             do {
                 let progress = linking.progress
                 let result = try Snapshotter.regenerate(request, observer: progress.observer)
+                // A version made: its report's warnings, as `run` gives them (report.json holds them too).
+                let prefix = requests.count > 1 ? "campaign \(request.campaign): " : ""
+                for w in result.linkRun?.report.warnings ?? [] { StandardError.line("warning: \(prefix)\(w.message)") }
                 print(SnapshotSummaryText.make(result))
             } catch {
                 failed += 1

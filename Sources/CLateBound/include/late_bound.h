@@ -19,12 +19,12 @@
 
 #define FLYR_GDAL_FUNCTIONS(X) \
     X(CPLErrorReset) X(CPLGetLastErrorMsg) X(CPLGetLastErrorType) X(CPLSetErrorHandler) X(CPLQuietErrorHandler) \
-    X(GDALAllRegister) X(GDALClose) X(GDALOpenEx) X(GDALGetDatasetDriver) X(GDALGetDriverByName) X(GDALGetDriverShortName) \
+    X(GDALAllRegister) X(GDALVersionInfo) X(GDALClose) X(GDALOpenEx) X(GDALGetDatasetDriver) X(GDALGetDriverByName) X(GDALGetDriverShortName) \
     X(GDALDatasetExecuteSQL) X(GDALDatasetGetLayer) X(GDALDatasetGetLayerByName) X(GDALDatasetGetLayerCount) \
     X(GDALDatasetReleaseResultSet) \
     X(OGR_L_GetFeatureCount) X(OGR_L_GetLayerDefn) X(OGR_L_GetName) X(OGR_L_GetNextFeature) X(OGR_L_GetSpatialRef) \
     X(OGR_L_ResetReading) X(OGR_L_SetAttributeFilter) X(OGR_L_SetSpatialFilterRect) \
-    X(OGR_FD_GetFieldCount) X(OGR_FD_GetFieldDefn) X(OGR_FD_GetGeomFieldCount) X(OGR_Fld_GetNameRef) \
+    X(OGR_FD_GetFieldCount) X(OGR_FD_GetFieldDefn) X(OGR_FD_GetGeomFieldCount) X(OGR_Fld_GetNameRef) X(OGR_Fld_GetType) X(OGR_GetFieldTypeName) \
     X(OGR_F_Destroy) X(OGR_F_GetFID) X(OGR_F_GetFieldAsString) X(OGR_F_GetFieldIndex) X(OGR_F_GetGeometryRef) \
     X(OGR_F_IsFieldSetAndNotNull) \
     X(OGR_GT_Flatten) X(OGR_G_AddGeometry) X(OGR_G_AddGeometryDirectly) X(OGR_G_AddPoint_2D) X(OGR_G_Clone) \
@@ -44,7 +44,7 @@
 #define FLYR_PROJ_FUNCTIONS(X) \
     X(proj_context_create) X(proj_context_destroy) X(proj_context_errno) X(proj_context_errno_string) \
     X(proj_create) X(proj_create_crs_to_crs) X(proj_destroy) X(proj_get_id_auth_name) X(proj_get_id_code) \
-    X(proj_is_equivalent_to_with_ctx) X(proj_log_level) X(proj_normalize_for_visualization) X(proj_trans_generic)
+    X(proj_info) X(proj_is_equivalent_to_with_ctx) X(proj_log_level) X(proj_normalize_for_visualization) X(proj_trans_generic)
 
 #define FLYR_FUNCTION_FIELD(name) __typeof__(&name) _Nonnull name;
 

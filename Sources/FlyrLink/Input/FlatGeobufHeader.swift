@@ -1,6 +1,11 @@
 /// A FlatGeobuf column's value type, as numbered in the format's header.fbs.
 enum FlatGeobufColumnType: UInt8, Sendable {
     case byte = 0, ubyte, bool, short, ushort, int, uint, long, ulong, float, double, string, json, dateTime, binary
+
+    /// The name header.fbs gives it ("String", "DateTime", …), for `inspect`.
+    var name: String {
+        ["Byte", "UByte", "Bool", "Short", "UShort", "Int", "UInt", "Long", "ULong", "Float", "Double", "String", "Json", "DateTime", "Binary"][Int(rawValue)]
+    }
 }
 
 /// The FlatGeobuf header (header.fbs): the schema every feature is read against.

@@ -82,9 +82,11 @@ enum FlatGeobufSourceReader {
             let counts = d.hitCounts
             for f in hits.indices { for k in hits[f].indices { hits[f][k] += counts[f][k] } }
         }
-        return SourceTable(spec: spec, role: role, reader: name, layerName: header.name ?? "unknown",
-                           crsDefinition: crs, resolvedFields: fields.resolved(hits: hits),
-                           attributeFilter: nil, records: sink.finish(), recordCount: sink.count)
+        var table = SourceTable(spec: spec, role: role, reader: name, layerName: header.name ?? "unknown",
+                                crsDefinition: crs, resolvedFields: fields.resolved(hits: hits),
+                                attributeFilter: nil, records: sink.finish(), recordCount: sink.count)
+        table.fields = (header.columns ?? []).map { SourceField(name: $0.name, type: $0.type.name) }
+        return table
     }
 
     /// Decoded records waiting to be passed on, and the sink they go to (used by one thread at a time).

@@ -122,8 +122,10 @@ enum GDALSourceReader {
         for f in lookups.indices {
             if let best = FieldMapping.mostUsed(hits[f]) { resolved[canonicalNames[f]] = lookupNames[f][best] }
         }
-        return SourceTable(spec: spec, role: role, reader: "GDAL/\(dataset.driverName)", layerName: layer.name,
-                           crsDefinition: layer.crsWKT, resolvedFields: resolved, attributeFilter: filter, records: sink.finish(),
-                           recordCount: sink.count)
+        var table = SourceTable(spec: spec, role: role, reader: "GDAL/\(dataset.driverName)", layerName: layer.name,
+                                crsDefinition: layer.crsWKT, resolvedFields: resolved, attributeFilter: filter, records: sink.finish(),
+                                recordCount: sink.count)
+        table.fields = layer.fields
+        return table
     }
 }

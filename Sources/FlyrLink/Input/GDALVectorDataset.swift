@@ -138,6 +138,16 @@ final class GDALVectorLayer {
         }
     }
 
+    /// Every field with GDAL's name for its type ("String", "Integer64", "Real", …).
+    var fields: [SourceField] {
+        guard let defn = gdal.OGR_L_GetLayerDefn(handle) else { return [] }
+        return (0..<gdal.OGR_FD_GetFieldCount(defn)).map { i in
+            let f = gdal.OGR_FD_GetFieldDefn(defn, i)
+            return SourceField(name: gdal.OGR_Fld_GetNameRef(f).map { String(cString: $0) } ?? "",
+                               type: gdal.OGR_GetFieldTypeName(gdal.OGR_Fld_GetType(f)).map { String(cString: $0) } ?? "unknown")
+        }
+    }
+
     var hasGeometryField: Bool {
         guard let defn = gdal.OGR_L_GetLayerDefn(handle) else { return false }
         return gdal.OGR_FD_GetGeomFieldCount(defn) > 0

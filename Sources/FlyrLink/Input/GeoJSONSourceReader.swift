@@ -51,7 +51,7 @@ enum GeoJSONSourceReader {
         }
         return SourceTable(spec: spec, role: role, reader: "flyr-link GeoJSON reader", layerName: layerName(spec.location),
                            crsDefinition: state.crs ?? "OGC:CRS84", resolvedFields: resolved, attributeFilter: nil, records: sink.finish(),
-                           recordCount: sink.count, crsIsFormatDefault: state.crs == nil)
+                           recordCount: sink.count, crsIsFormatDefault: state.crs == nil, fields: state.fieldList)
     }
 
     static func layerName(_ path: String) -> String {
@@ -71,6 +71,12 @@ enum GeoJSONSourceReader {
         var keySeen: [Bool]
         /// `readObject`'s property buffer, kept between features.
         var propertyScratch: [(rank: Int, value: String?)?] = []
+        /// Every property name seen (the first `maxPropertyNames`), in the order first seen, with
+        /// the JSON kind of its first non-null value: the source's field list.
+        var propertyNames: [String] = []
+        var propertyKinds: [String?] = []
+        var propertyIndex: [String: Int] = [:]
+        static let maxPropertyNames = 1000
 
         init(fields: [(canonical: String, names: [String], overridden: Bool)], sink: RecordSink) {
             self.fields = fields
@@ -85,6 +91,32 @@ enum GeoJSONSourceReader {
         func lookup(_ key: String) -> [(field: Int, rank: Int)]? {
             wanted[key] ?? wanted[key.lowercased()]
         }
+
+        /// The slot of property `name` in the field list, added when new (nil past the limit).
+        mutating func slot(ofProperty name: String) -> Int? {
+            if let k = propertyIndex[name] { return k }
+            guard propertyNames.count < Self.maxPropertyNames else { return nil }
+            propertyIndex[name] = propertyNames.count
+            propertyNames.append(name)
+            propertyKinds.append(nil)
+            return propertyNames.count - 1
+        }
+
+        /// A property's value kind, noted from the byte that starts its value (nulls say nothing).
+        mutating func noteKind(slot: Int?, firstByte c: UInt8) {
+            guard let slot, propertyKinds[slot] == nil else { return }
+            switch c {
+            case UInt8(ascii: "\""): propertyKinds[slot] = "String"
+            case UInt8(ascii: "t"), UInt8(ascii: "f"): propertyKinds[slot] = "Boolean"
+            case UInt8(ascii: "{"): propertyKinds[slot] = "Object"
+            case UInt8(ascii: "["): propertyKinds[slot] = "Array"
+            case UInt8(ascii: "n"): break
+            default: propertyKinds[slot] = "Number"
+            }
+        }
+
+        /// The field list: names in the order first seen, "null" for those only ever null.
+        var fieldList: [SourceField] { zip(propertyNames, propertyKinds).map { SourceField(name: $0, type: $1 ?? "null") } }
 
         /// A state for one piece of a parallel parse: the same fields, its own counts and a sink
         /// that collects.
@@ -107,18 +139,24 @@ enum GeoJSONSourceReader {
                 for r in hits[f].indices { hits[f][r] += piece.hits[f][r] }
                 keySeen[f] = keySeen[f] || piece.keySeen[f]
             }
+            for (name, kind) in zip(piece.propertyNames, piece.propertyKinds) {
+                guard let k = slot(ofProperty: name) else { break }
+                if propertyKinds[k] == nil { propertyKinds[k] = kind }
+            }
         }
 
         /// Property keys seen so far, as bytes, with what they feed: every feature repeats the same
         /// few keys, and comparing bytes is cheaper than making and hashing a string each time.
-        var keyCache: [(key: [UInt8], targets: [(field: Int, rank: Int)]?)] = []
+        var keyCache: [(key: [UInt8], targets: [(field: Int, rank: Int)]?, slot: Int?)] = []
 
-        mutating func lookup(_ span: Range<Int>, in bytes: UnsafeRawBufferPointer) -> [(field: Int, rank: Int)]? {
+        /// What a property feeds, and its slot in the field list.
+        mutating func lookup(_ span: Range<Int>, in bytes: UnsafeRawBufferPointer) -> (targets: [(field: Int, rank: Int)]?, slot: Int?) {
             let key = UnsafeRawBufferPointer(rebasing: bytes[span])
-            for entry in keyCache where entry.key.count == key.count && entry.key.elementsEqual(key) { return entry.targets }
-            let targets = lookup(String(decoding: key, as: UTF8.self))
-            if keyCache.count < 256 { keyCache.append((Array(key), targets)) }
-            return targets
+            for entry in keyCache where entry.key.count == key.count && entry.key.elementsEqual(key) { return (entry.targets, entry.slot) }
+            let name = String(decoding: key, as: UTF8.self)
+            let targets = lookup(name), slot = slot(ofProperty: name)
+            if keyCache.count < 256 { keyCache.append((Array(key), targets, slot)) }
+            return (targets, slot)
         }
     }
 
@@ -270,8 +308,15 @@ enum GeoJSONSourceReader {
         if try s.peek() == UInt8(ascii: "n") { try s.literal("null"); return }
         guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
         repeat {
-            let targets = if let span = try s.plainStringSpan() { state.lookup(span, in: s.bytes) } else { state.lookup(try s.string()) }
+            let (targets, slot): ([(field: Int, rank: Int)]?, Int?)
+            if let span = try s.plainStringSpan() {
+                (targets, slot) = state.lookup(span, in: s.bytes)
+            } else {
+                let name = try s.string()
+                (targets, slot) = (state.lookup(name), state.slot(ofProperty: name))
+            }
             try s.expect(UInt8(ascii: ":"))
+            state.noteKind(slot: slot, firstByte: try s.peek())
             guard let targets else { try s.skipValue(); continue }
             let value = try s.scalarText()
             for (f, rank) in targets {

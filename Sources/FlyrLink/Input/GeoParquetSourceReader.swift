@@ -60,6 +60,7 @@ enum GeoParquetSourceReader {
                                 recordCount: sink.count)
         table.parquet = .init(rowGroupsTotal: stats.rowGroupsTotal, rowGroupsRead: stats.rowGroupsRead, bytesRead: stats.bytesRead,
                               rowsInFile: file.numRows, rowsSkippedByBBox: file.numRows - stats.rowsReturned)
+        table.fields = file.columns.filter { $0.path != geometryName }.map { SourceField(name: $0.path, type: $0.valueKind) }
         return table
     }
 

@@ -33,6 +33,18 @@ public struct SourceSpec: Sendable, Hashable, Codable {
     /// manifests show.
     public var description: String { layer.map { "\(ConnectionSecrets.masked(location)):\($0)" } ?? ConnectionSecrets.masked(location) }
 
+    /// The source as `description` gives it, but a local file or directory named by its canonical
+    /// absolute path (`realpath`: `city/x.fgb`, `./city/x.fgb`, a symbolic link and the absolute
+    /// path are one source), so that what is derived from it — the default campaign id, and with
+    /// it every link id — does not depend on how the path was typed or where the run started.
+    /// Anything else (`PG:`, a `/vsi…` path, a missing file) as given, any password masked.
+    public var canonicalDescription: String {
+        guard let resolved = realpath(location, nil) else { return description }
+        defer { free(resolved) }
+        let path = String(cString: resolved)
+        return layer.map { "\(path):\($0)" } ?? path
+    }
+
     var isGeoParquet: Bool {
         let lower = location.lowercased()
         return lower.hasSuffix(".parquet") || lower.hasSuffix(".geoparquet")

@@ -37,6 +37,8 @@ struct SourceTable: Sendable {
     /// The CRS is the format's default, not stated by the source (GeoJSON without a `crs`
     /// member): judged on the coordinates like a source without one (`Ingest.sourceCRS`).
     var crsIsFormatDefault = false
+    /// The source's columns (GDAL's `other_tags` as one), in the source's order.
+    var fields: [SourceField] = []
 }
 
 /// What the GeoParquet reader read of a file, for report.json.

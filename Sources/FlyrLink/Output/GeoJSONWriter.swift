@@ -18,7 +18,7 @@ enum OutputGeometry {
 }
 
 /// Streams an RFC 7946 FeatureCollection, one feature per line, coordinates with 7 decimals
-/// (about 1 cm), rings as given.
+/// (about 1 cm), exterior rings counterclockwise and holes clockwise.
 final class GeoJSONWriter {
     private let out: ByteWriter
     private var first = true
@@ -109,14 +109,19 @@ final class GeoJSONWriter {
         b.append(UInt8(ascii: "]"))
     }
 
+    /// Polygon `polygon` of `f`, its rings turned as RFC 7946 asks (`RingOrientation`).
     static func appendPolygon(_ f: FootprintView, _ polygon: Int, to b: inout [UInt8]) {
         b.append(UInt8(ascii: "["))
-        for r in f.ringsOfPolygon(polygon) {
-            if r > f.ringsOfPolygon(polygon).lowerBound { b.append(UInt8(ascii: ",")) }
+        let rings = f.ringsOfPolygon(polygon)
+        for r in rings {
+            if r > rings.lowerBound { b.append(UInt8(ascii: ",")) }
             b.append(UInt8(ascii: "["))
             let range = f.ringRange(r)
-            for i in range {
-                if i > range.lowerBound { b.append(UInt8(ascii: ",")) }
+            let reversed = RingOrientation.needsReversal(f.ring(r), isShell: r == rings.lowerBound)
+            var first = true
+            for i in ReversibleRange(range: range, reversed: reversed) {
+                if !first { b.append(UInt8(ascii: ",")) }
+                first = false
                 appendPoint(f.points[i], to: &b)
             }
             b.append(UInt8(ascii: "]"))

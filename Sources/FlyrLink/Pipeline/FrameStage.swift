@@ -17,7 +17,7 @@ struct FramedLayers {
 }
 
 extension LinkPipeline {
-    /// ingest (metric frame): the footprints and points projected into `frame` (in place when
+    /// frame: the footprints and points projected into `frame` (in place when
     /// nothing writes them in lon/lat), invalid footprints repaired or rejected, and what lies
     /// outside the territory dropped.
     func frameStage(_ inputs: inout ReadLayers, frame: LocalMetricFrame, _ clock: Clock, _ pool: WorkerPool) -> FramedLayers {
@@ -25,7 +25,7 @@ extension LinkPipeline {
         var addressLonLat = inputs.addresses.points.take()!
         let territory = inputs.territory
         var layers = FramedLayers(buildingRows: nil, buildingFootprints: FootprintStore([]), addressLocations: [], buildingRejects: inputs.buildings.rejects)
-        return stage(.ingest, clock, "metric frame") {
+        return stage(.frame, clock, "metric frame") {
             // The footprints in the frame: a copy when something writes them in lon/lat, else the
             // lon/lat store itself, moved in place.
             var metric = frame.project(lonLat, inPlace: !writesRecords, pool: pool)

@@ -229,6 +229,10 @@ struct Ingest {
         /// A batch's ids, made into one slab that its rows share; the rows wait for it.
         private var ids = PackedFields.Builder()
         private var batchRows: [(id: UInt32?, height: Double?, levels: Int?, row: Int)] = []
+        /// Metres per unit of the height field (`--height-unit`).
+        private let heightScale: Double
+
+        init(heightScale: Double = 1) { self.heightScale = heightScale }
 
         /// About `n` rows in all: room for their keys made once.
         func expect(_ n: Int) { keys.reserveCapacity(n) }
@@ -259,7 +263,7 @@ struct Ingest {
                     }
                     let id = rawID.map(trimmed) ?? ""
                     if id.isEmpty { unnamed.append(keys.count + batchRows.count) }
-                    batchRows.append((ids.append([id.isEmpty ? nil : id]), values[1].flatMap(parseNumber),
+                    batchRows.append((ids.append([id.isEmpty ? nil : id]), values[1].flatMap(parseNumber).map { heightScale == 1 ? $0 : $0 * heightScale },
                                       values[2].flatMap(parseNumber).flatMap { Int(exactly: $0.rounded()) }, ordinal))
                     footprints.append(usable)
                 case .empty(let type)?:

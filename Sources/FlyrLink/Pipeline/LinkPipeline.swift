@@ -1,6 +1,7 @@
 import Foundation
 
-/// read → ingest → index → match → split: a run in named stages, reporting progress as events.
+/// read → ingest → frame → index → match → split → assemble: a run in named stages, reporting
+/// progress as events.
 public struct LinkPipeline {
     public var options: RunOptions
     public var observer: PipelineObserver?
@@ -46,14 +47,19 @@ public struct LinkPipeline {
         let pool = WorkerPool(threads: options.threads)
         var inputs = try readAndIngest(clock, pool)                       // read, ingest
         let fingerprints = InputFingerprints(inputs.buildingSource, inputs.addressSource)
-        let frame = LocalMetricFrame.centred(on: inputs.territory?.footprint.bbox
-            ?? Self.extent(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool))
-        var layers = frameStage(&inputs, frame: frame, clock, pool)          // ingest: into the metric frame
+        // (Each layer's box apart: layers that do not overlap are warned of.)
+        let boxes = Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool)
+        var union = boxes.addresses
+        union.extend(boxes.buildings)
+        let frame = LocalMetricFrame.centred(on: inputs.territory?.footprint.bbox ?? union)
+        var layers = frameStage(&inputs, frame: frame, clock, pool)          // frame
         var indexed = indexStage(&layers, clock, pool)                       // index
         var matched = try matchStage(&indexed, &layers, clock, pool)         // match
         let units = splitStage(&matched, &layers, frame: frame, clock, pool) // split
         var result = assembleStage(&matched, &layers, &inputs, units: units, indexed.accessory, frame: frame,
                                    fingerprints: fingerprints, clock, pool)  // assemble
+        result.report.warnings = RunWarnings.collect(result, buildings: inputs.buildingSource, addresses: inputs.addressSource,
+                                                     addressBox: boxes.addresses, buildingBox: boxes.buildings)
         result.report.run.secondsByStage = clock.seconds
         result.report.run.secondsTotal = Date().timeIntervalSince(clock.start)
         return result
@@ -68,6 +74,7 @@ public struct LinkPipeline {
         var attributeFilter: String?
         var featuresRead: Int
         var parquet: ParquetReadReport?
+        var fields: [SourceField]
 
         init(_ t: SourceTable) {
             spec = t.spec
@@ -77,21 +84,22 @@ public struct LinkPipeline {
             attributeFilter = t.attributeFilter
             featuresRead = t.recordCount
             parquet = t.parquet
+            fields = t.fields
         }
     }
 
-    /// The box of every address and footprint, in stretches on the workers (a box of boxes is the
-    /// same in any order).
-    static func extent(_ addresses: [Point2], _ footprints: FootprintStore, pool: WorkerPool) -> BBox {
+    /// The box of the addresses and that of the footprints, in stretches on the workers (a box of
+    /// boxes is the same in any order).
+    static func extents(_ addresses: [Point2], _ footprints: FootprintStore, pool: WorkerPool) -> (addresses: BBox, buildings: BBox) {
         let stretch = 65_536
         let parts = pool.map((max(addresses.count, footprints.count) + stretch - 1) / stretch, chunkSize: 1) { _, c in
-            var box = BBox.empty
+            var a = BBox.empty, b = BBox.empty
             let part = c * stretch..<(c + 1) * stretch
-            for i in part.clamped(to: addresses.indices) { box.extend(addresses[i]) }
-            for i in part.clamped(to: footprints.indices) { box.extend(footprints[i].bbox) }
-            return box
+            for i in part.clamped(to: addresses.indices) { a.extend(addresses[i]) }
+            for i in part.clamped(to: footprints.indices) { b.extend(footprints[i].bbox) }
+            return (a, b)
         }
-        return parts.reduce(into: BBox.empty) { $0.extend($1) }
+        return parts.reduce(into: (BBox.empty, BBox.empty)) { $0.0.extend($1.0); $0.1.extend($1.1) }
     }
 
     func optionSummary() -> [String: String] {
@@ -104,6 +112,7 @@ public struct LinkPipeline {
             "units": options.units.rawValue,
             "only": options.only.rawValue,
             "parquet_reader": options.parquetReader.rawValue,
+            "height_unit": (options.heightUnit ?? .m).rawValue,
             "campaign_id": options.resolvedCampaignID,
         ]
     }

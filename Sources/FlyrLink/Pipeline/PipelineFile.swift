@@ -8,7 +8,7 @@ public enum PipelineFile {
     static let pathKeys: Set<String> = ["buildings", "addresses", "territory", "out", "link_model"]
     static let stringKeys: Set<String> = ["buildings", "buildings_layer", "buildings_crs", "addresses", "addresses_layer",
                                           "addresses_crs", "territory", "territory_layer", "out", "campaign", "units", "only", "matcher", "parquet_reader",
-                                          "link_model"]
+                                          "link_model", "height_unit"]
     static let knownKeys = stringKeys.union(["max_distance", "threads", "overwrite", "allow_empty", "address_fields", "building_fields", "name", "description"])
 
     public static func load(_ path: String) throws(InputError) -> RunSettings {
@@ -153,6 +153,7 @@ public enum PipelineFile {
         s.matcher = try string("matcher")
         s.parquetReader = try string("parquet_reader")
         s.linkModel = try string("link_model")
+        s.heightUnit = try string("height_unit")
         if let v = table["max_distance"] {
             guard let d = v.double ?? v.int.map(Double.init) else { throw InputError("\(file): 'max_distance' must be a number") }
             s.maxDistance = d

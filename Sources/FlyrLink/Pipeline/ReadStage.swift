@@ -12,11 +12,13 @@ extension LinkPipeline {
     func readAndIngest(_ clock: Clock, _ pool: WorkerPool) throws -> ReadLayers {
         // read: both layers at once (separate GDAL datasets), and the territory. Records go to
         // the ingest intakes in batches as they are read, so no layer is ever held as records.
-        let buildingIntake = Ingest.BuildingIntake(), addressIntake = Ingest.AddressIntake(keeping: writesRecords ? nil : AddressField.linking)
+        let buildingIntake = Ingest.BuildingIntake(heightScale: (options.heightUnit ?? .m).metres)
+        let addressIntake = Ingest.AddressIntake(keeping: writesRecords ? nil : AddressField.linking)
+        let counter = observer.map { ReadProgress(observer: $0) }
         let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses",
                                                                  items: { $0.0.recordCount + $0.1.recordCount }) {
             let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
-            let tables = try readBoth(within: territory?.footprint.bbox, buildingIntake, addressIntake)
+            let tables = try readBoth(within: territory?.footprint.bbox, buildingIntake, addressIntake, progress: counter)
             return ((tables.0, tables.1, territory), "\(tables.0.recordCount) buildings, \(tables.1.recordCount) addresses")
         }
         // ingest: bring the accepted rows to lon/lat, name and order them.
@@ -34,14 +36,14 @@ extension LinkPipeline {
 
     /// Both layers at once, on two threads (separate GDAL datasets); GeoParquet pruned to `lonLatBox`.
     private func readBoth(within lonLatBox: BBox?, _ buildings: Ingest.BuildingIntake,
-                          _ addresses: Ingest.AddressIntake) throws -> (SourceTable, SourceTable) {
+                          _ addresses: Ingest.AddressIntake, progress: ReadProgress?) throws -> (SourceTable, SourceTable) {
         let fields = options.fields, parquet = options.parquetReader
         return try Concurrently.both({ () throws(InputError) in
             try SourceReader.read(options.buildings, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
-                                  sink: RecordSink(expect: buildings.expect) { buildings.consume(&$0) })
+                                  sink: RecordSink(expect: buildings.expect) { progress?.add(buildings: $0.count); buildings.consume(&$0) })
         }, { () throws(InputError) in
             try SourceReader.read(options.addresses, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
-                                  sink: RecordSink(expect: addresses.expect) { addresses.consume(&$0) })
+                                  sink: RecordSink(expect: addresses.expect) { progress?.add(addresses: $0.count); addresses.consume(&$0) })
         })
     }
 }

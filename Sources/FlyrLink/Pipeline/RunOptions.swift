@@ -20,6 +20,15 @@ public struct RunOptions: Sendable, Codable {
         case flyr
     }
 
+    /// The unit of the buildings' height field; `height_m` is written in metres.
+    public enum HeightUnit: String, Sendable, Codable, CaseIterable {
+        case m
+        case ft
+
+        /// Metres per unit.
+        public var metres: Double { self == .ft ? 0.3048 : 1 }
+    }
+
     public var buildings: SourceSpec
     public var addresses: SourceSpec
     public var territory: SourceSpec?
@@ -39,6 +48,8 @@ public struct RunOptions: Sendable, Codable {
     public var only: OutputSelection = .all
     public var fields = FieldMapping()
     public var parquetReader: ParquetReader = .auto
+    /// `--height-unit`; nil: metres, and the run warns when the heights look like feet (`RunWarnings`).
+    public var heightUnit: HeightUnit?
     /// Snapshots: the previous version's links (address id → building id); see StickyLinks.
     public var previousLinks: [String: String] = [:]
     /// A link model file to use instead of the compiled-in one (`LinkModel.standard`).
@@ -54,12 +65,17 @@ public struct RunOptions: Sendable, Codable {
         self.outputDirectory = outputDirectory
     }
 
-    /// The given campaign id, or a UUIDv5 of the input locations, so runs of the same inputs
-    /// share an id without the user inventing one.
+    /// The given campaign id, or a UUIDv5 of the inputs' canonical locations (absolute paths with
+    /// symbolic links resolved, and layers), so runs of the same inputs share an id without the
+    /// user inventing one, however the paths were spelled (a PostGIS re-run replaces its campaign).
     public var resolvedCampaignID: String {
         if let c = campaignID { return c.lowercased() }
-        return UUIDv5.make(parts: ["campaign", buildings.description, addresses.description, territory?.description ?? ""])
+        return UUIDv5.make(parts: ["campaign", buildings.canonicalDescription, addresses.canonicalDescription,
+                                   territory?.canonicalDescription ?? ""])
     }
+
+    /// Whether the campaign id was derived (`resolvedCampaignID`) rather than given.
+    public var campaignIDIsDerived: Bool { campaignID == nil }
 
     public func validate() throws(InputError) {
         if let c = campaignID, !UUIDv5.isValid(c) { throw InputError("--campaign '\(c)' is not a UUID") }

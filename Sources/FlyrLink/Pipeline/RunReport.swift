@@ -57,6 +57,8 @@ public struct RunReport: Sendable, Codable {
     public var options: [String: String]
     public var counts = Counts()
     public var confidenceHistogram: [Band] = []
+    /// What looks like a mistake (`RunWarnings`), in a fixed order; empty when nothing does.
+    public var warnings: [RunWarning] = []
     public var run: Run
 }
 

@@ -19,6 +19,8 @@ public struct RunSettings: Sendable, Equatable {
     public var only: String?
     public var matcher: String?
     public var parquetReader: String?
+    /// m or ft: the unit of the buildings' height field.
+    public var heightUnit: String?
     /// A link model file in place of the compiled-in one (`benchmarks/link-model/fit.py` writes them).
     public var linkModel: String?
     /// Where to write every candidate's features and score (CSV), for fitting a model.
@@ -49,6 +51,7 @@ public struct RunSettings: Sendable, Equatable {
         r.only = only ?? base.only
         r.matcher = matcher ?? base.matcher
         r.parquetReader = parquetReader ?? base.parquetReader
+        r.heightUnit = heightUnit ?? base.heightUnit
         r.linkModel = linkModel ?? base.linkModel
         r.writeEvidence = writeEvidence ?? base.writeEvidence
         r.addressFields = base.addressFields.merging(addressFields) { _, mine in mine }
@@ -86,6 +89,10 @@ public struct RunSettings: Sendable, Equatable {
                 throw InputError("parquet reader must be auto, gdal or flyr, not '\(parquetReader)'")
             }
             o.parquetReader = p
+        }
+        if let heightUnit {
+            guard let u = RunOptions.HeightUnit(rawValue: heightUnit) else { throw InputError("height unit must be m or ft, not '\(heightUnit)'") }
+            o.heightUnit = u
         }
         o.linkModelPath = linkModel
         o.evidencePath = writeEvidence

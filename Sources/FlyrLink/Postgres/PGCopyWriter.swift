@@ -160,11 +160,12 @@ enum EWKBHex {
             appendByte(1, to: &b)
             appendUInt32(3, to: &b)
             appendUInt32(UInt32(poly.rings.count), to: &b)
-            for ring in poly.rings {
+            // Turned as the GeoJSON outputs are (RFC 7946), so the RPC returns features.geojson's rings.
+            for (r, ring) in poly.rings.enumerated() {
                 appendUInt32(UInt32(ring.count), to: &b)
-                for p in ring {
-                    appendDouble(p.x, to: &b)
-                    appendDouble(p.y, to: &b)
+                for i in ReversibleRange(range: ring.indices, reversed: RingOrientation.needsReversal(ring, isShell: r == 0)) {
+                    appendDouble(ring[i].x, to: &b)
+                    appendDouble(ring[i].y, to: &b)
                 }
             }
         }

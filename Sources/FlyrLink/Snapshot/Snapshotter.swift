@@ -245,6 +245,7 @@ struct Fingerprint {
             "accessory_radius_m": OutputNumber.fixed(o.link.accessoryRadius, 3),
             "sticky_margin_m": OutputNumber.fixed(o.link.stickyMargin, 3),
             "units": o.units.rawValue,
+            "height_unit": (o.heightUnit ?? .m).rawValue,
             "campaign_id": o.resolvedCampaignID,
             "address_fields": o.fields.address.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","),
             "building_fields": o.fields.building.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","),
