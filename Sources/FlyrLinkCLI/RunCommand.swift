@@ -17,8 +17,11 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var linking: LinkingOptions
 
-    @Option(name: [.short, .long], help: "Output directory (replaced atomically when the run succeeds), or postgresql://… / PG:<conninfo> to write the campaign's tables into PostGIS.")
+    @Option(name: [.short, .long], help: "Output directory or GeoPackage file (replaced atomically when the run succeeds), or postgresql://… / PG:<conninfo> to write the campaign's tables into PostGIS.")
     var out: String?
+
+    @Option(help: "Output layout: dir (GeoJSON and CSV), gpkg (one GeoPackage file), fgb (a directory of FlatGeobuf and CSV) or parquet (a directory of GeoParquet and CSV). Default: gpkg when --out ends in .gpkg, else dir.")
+    var format: String?
 
     @Flag(help: "Replace the --out directory even if flyr-link did not write it (never the current directory, its parents, or one holding an input).")
     var overwrite = false
@@ -40,6 +43,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         if let only, only != "links" && only != "all" { throw ValidationError("--only takes links") }
+        if let format, OutputFormat(rawValue: format) == nil { throw ValidationError("--format takes dir, gpkg, fgb or parquet, not '\(format)'") }
     }
 
     /// The finished run stays referenced until the process exits: freeing millions of small
@@ -53,6 +57,7 @@ struct RunCommand: ParsableCommand {
             var flags = RunSettings()
             sources.apply(to: &flags)
             flags.out = out
+            flags.format = format
             if overwrite { flags.overwrite = true }
             flags.campaign = campaign
             linking.apply(to: &flags)

@@ -33,7 +33,13 @@
     X(OGR_G_Intersects) X(OGR_G_IsEmpty) X(OGR_G_Transform) X(OGR_G_WkbSize) \
     X(OSRClone) X(OSRDestroySpatialReference) X(OSRExportToWktEx) X(OSRIsSame) X(OSRNewSpatialReference) \
     X(OSRSetAxisMappingStrategy) X(OSRSetFromUserInput) X(OCTNewCoordinateTransformation) \
-    X(OCTDestroyCoordinateTransformation) X(VSIFree)
+    X(OCTDestroyCoordinateTransformation) X(VSIFree) \
+    X(CPLSetThreadLocalConfigOption) X(CPLGetThreadLocalConfigOption) X(GDALCreate) X(GDALDatasetCreateLayer) \
+    X(GDALDatasetStartTransaction) X(GDALDatasetCommitTransaction) \
+    X(OGR_Fld_Create) X(OGR_Fld_SetSubType) X(OGR_Fld_Destroy) X(OGR_L_CreateField) X(OGR_L_CreateFeature) X(OGR_L_GetGeomType) \
+    X(OGR_F_Create) X(OGR_F_SetFieldString) X(OGR_F_SetFieldInteger64) X(OGR_F_SetFieldDouble) X(OGR_F_SetFieldNull) \
+    X(OGR_F_SetGeometryDirectly) X(OGR_F_StealGeometry) X(OGR_F_GetFieldAsDouble) X(OGR_F_GetFieldAsInteger64) \
+    X(OGR_G_ForceToMultiPolygon) X(OGR_G_GetEnvelope)
 
 #define FLYR_PQ_FUNCTIONS(X) \
     X(PQconnectdb) X(PQstatus) X(PQerrorMessage) X(PQfinish) X(PQdb) X(PQuser) X(PQserverVersion) \

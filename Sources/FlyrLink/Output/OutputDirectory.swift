@@ -17,8 +17,9 @@ final class OutputDirectory {
 
     /// Fails, touching nothing, unless the target may be replaced (`OutputTarget`); `inputs` are
     /// the run's input locations, never to be replaced.
-    init(path: String, overwrite: Bool = false, inputs: [String] = []) throws(OutputError) {
-        try OutputTarget.check(path: path, overwrite: overwrite, inputs: inputs)
+    /// `format`: `.gpkg` stages the files that one GeoPackage is made of, and `commitFile` puts it in place.
+    init(path: String, overwrite: Bool = false, inputs: [String] = [], format: OutputFormat = .dir) throws(OutputError) {
+        try OutputTarget.check(path: path, overwrite: overwrite, inputs: inputs, format: format)
         target = URL(fileURLWithPath: path).standardizedFileURL
         let parent = target.deletingLastPathComponent()
         do {
@@ -88,6 +89,17 @@ final class OutputDirectory {
             try? FileManager.default.removeItem(at: previous)
             ActiveStaging.remove(previous.path)
         }
+    }
+
+    /// Puts the staged file `name` in place of the target (a file: a GeoPackage), by rename(2),
+    /// which replaces a previous file atomically; the rest of the staging directory is removed.
+    func commitFile(_ name: String) throws(OutputError) {
+        try ActiveStaging.exclusively { () throws(OutputError) in
+            guard rename(path(name), target.path) == 0 else {
+                throw OutputError("cannot move output into \(target.path): \(String(cString: strerror(errno)))")
+            }
+        }
+        try? FileManager.default.removeItem(at: staging)
     }
 
     private func lockPreviousMarker() {

@@ -13,13 +13,14 @@ public enum OutputTarget {
     /// The check for a run's options; nothing to check for a PostgreSQL target.
     public static func check(_ options: RunOptions) throws(OutputError) {
         guard PostgresTarget.conninfo(from: options.outputDirectory) == nil else { return }
-        try check(path: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputLocations)
+        try check(path: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputLocations, format: options.format)
     }
 
-    static func check(path: String, overwrite: Bool, inputs: [String]) throws(OutputError) {
+    static func check(path: String, overwrite: Bool, inputs: [String], format: OutputFormat = .dir) throws(OutputError) {
         let target = URL(fileURLWithPath: path).standardizedFileURL
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isDir) else { return }
+        if format == .gpkg { return try checkFile(target, isDirectory: isDir.boolValue, overwrite: overwrite, inputs: inputs) }
         guard isDir.boolValue else { throw OutputError("output \(target.path) exists and is not a directory") }
 
         // Compared as real paths: `.`, `..`, symbolic links and relative inputs all name the same place.
@@ -40,6 +41,20 @@ public enum OutputTarget {
         // Written before the marker existed: nothing but flyr-link's own files, report.json among them.
         if entries.contains("report.json"), Set(entries).isSubset(of: RunWriter.files) { return }
         throw refuse("it is not empty and was not written by flyr-link (pass --overwrite to replace it)")
+    }
+
+    /// A GeoPackage target: replaceable when it is an empty file or a GeoPackage flyr-link wrote
+    /// (`GeoPackageOutput.isOwn`), or anything but a directory or an input with `--overwrite`.
+    private static func checkFile(_ target: URL, isDirectory: Bool, overwrite: Bool, inputs: [String]) throws(OutputError) {
+        func refuse(_ why: String) -> OutputError { OutputError("refusing to replace \(target.path): \(why)") }
+        if isDirectory { throw refuse("it is a directory, and a GeoPackage output is one file (never replaced, not even with --overwrite)") }
+        if let real = realPath(target.path), inputs.contains(where: { realPath($0) == real }) {
+            throw refuse("it is an input (never replaced, not even with --overwrite)")
+        }
+        if overwrite { return }
+        let size = (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int) ?? nil
+        if size == 0 || GeoPackageOutput.isOwn(target.path) { return }
+        throw refuse("it is not a GeoPackage written by flyr-link (pass --overwrite to replace it)")
     }
 
     static func realPath(_ path: String) -> String? {

@@ -3,6 +3,7 @@ import Foundation
 /// Writes a run's output directory: the files and columns DESIGN.md names, staged and then
 /// swapped into place as a whole.
 public enum RunWriter {
+    /// The directory format's files (`OutputTarget` recognises output of versions before the marker by them).
     public static let files = ["links.csv", "addresses.geojson", "buildings.geojson", "units.geojson",
                                "features.geojson", "rejects.csv", "report.json"]
 
@@ -14,8 +15,11 @@ public enum RunWriter {
             _ = try PGCampaignWriter.write(run, conninfo: conninfo)
             return
         }
+        let format = run.options.format
         let dir = try OutputDirectory(path: run.options.outputDirectory, overwrite: run.options.overwrite,
-                                      inputs: run.options.inputLocations)
+                                      inputs: run.options.inputLocations, format: format)
+        // Every format starts as the directory's files: the others are converted from them
+        // (GDAL reads them back), so they hold the same values.
         try writeLinks(run, to: dir.path("links.csv"))
         try writeRejects(run, to: dir.path("rejects.csv"))
         if run.options.only == .all {
@@ -24,9 +28,19 @@ public enum RunWriter {
                                        features: dir.path("features.geojson"))
         }
         try writeReport(run.report, to: dir.path("report.json"))
+        let all = run.options.only == .all
+        switch format {
+        case .dir: break
+        case .fgb: if all { try FlatGeobufOutput.convert(dir) }
+        case .parquet: if all { try GeoParquetOutput.convert(dir) }
+        case .gpkg: try GeoPackageOutput.write(run, staged: dir, to: dir.path(geoPackageName))
+        }
         TestPause.point("staged")
-        try dir.commit()
+        if format == .gpkg { try dir.commitFile(geoPackageName) } else { try dir.commit() }
     }
+
+    /// The GeoPackage's name in its staging directory, until `commitFile` renames it into place.
+    static let geoPackageName = "output.gpkg"
 
     static func decimals(_ v: Double, _ d: Int) -> String { OutputNumber.fixed(v, d) }
 

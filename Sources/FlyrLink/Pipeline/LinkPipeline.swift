@@ -111,6 +111,7 @@ public struct LinkPipeline {
             "link_model": options.link.strategy == .naive ? "none" : options.linkModelPath ?? "compiled-in",
             "units": options.units.rawValue,
             "only": options.only.rawValue,
+            "format": options.format.rawValue,
             "parquet_reader": options.parquetReader.rawValue,
             "height_unit": (options.heightUnit ?? .m).rawValue,
             "campaign_id": options.resolvedCampaignID,

@@ -8,7 +8,7 @@ public enum PipelineFile {
     static let pathKeys: Set<String> = ["buildings", "addresses", "territory", "out", "link_model"]
     static let stringKeys: Set<String> = ["buildings", "buildings_layer", "buildings_crs", "addresses", "addresses_layer",
                                           "addresses_crs", "territory", "territory_layer", "out", "campaign", "units", "only", "matcher", "parquet_reader",
-                                          "link_model", "height_unit"]
+                                          "link_model", "height_unit", "format"]
     static let knownKeys = stringKeys.union(["max_distance", "threads", "overwrite", "allow_empty", "address_fields", "building_fields", "name", "description"])
 
     public static func load(_ path: String) throws(InputError) -> RunSettings {
@@ -150,6 +150,7 @@ public enum PipelineFile {
         s.campaign = try string("campaign")
         s.units = try string("units")
         s.only = try string("only")
+        s.format = try string("format")
         s.matcher = try string("matcher")
         s.parquetReader = try string("parquet_reader")
         s.linkModel = try string("link_model")

@@ -33,6 +33,8 @@ public struct RunOptions: Sendable, Codable {
     public var addresses: SourceSpec
     public var territory: SourceSpec?
     public var outputDirectory: String
+    /// How the outputs are laid out (`--format`; by default from `outputDirectory`'s extension).
+    public var format: OutputFormat = .dir
     /// Replace `outputDirectory` even when flyr-link did not write it (`--overwrite`; see `OutputTarget`).
     public var overwrite = false
     /// Write the output even when every feature of a layer was rejected (`--allow-empty`; see `EmptyLayerCheck`).
@@ -63,6 +65,7 @@ public struct RunOptions: Sendable, Codable {
         self.buildings = buildings
         self.addresses = addresses
         self.outputDirectory = outputDirectory
+        format = OutputFormat.inferred(from: outputDirectory)
     }
 
     /// The given campaign id, or a UUIDv5 of the inputs' canonical locations (absolute paths with
@@ -81,6 +84,9 @@ public struct RunOptions: Sendable, Codable {
         if let c = campaignID, !UUIDv5.isValid(c) { throw InputError("--campaign '\(c)' is not a UUID") }
         guard link.maxDistance.isFinite, link.maxDistance >= 0 else { throw InputError("--max-distance must be a distance in metres ≥ 0") }
         guard link.stickyMargin.isFinite, link.stickyMargin >= 0 else { throw InputError("--sticky-margin must be a distance in metres ≥ 0") }
+        if format != .dir, PostgresTarget.conninfo(from: outputDirectory) != nil {
+            throw InputError("--format \(format.rawValue) writes files; --out names a PostgreSQL database (drop --format, or give a path)")
+        }
         guard threads >= 1 else { throw InputError("--threads must be at least 1") }
         try fields.validate()
     }

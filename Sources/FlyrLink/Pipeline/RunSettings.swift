@@ -11,6 +11,8 @@ public struct RunSettings: Sendable, Equatable {
     public var territoryLayer: String?
     public var out: String?
     public var overwrite: Bool?
+    /// dir, gpkg, fgb or parquet (`RunOptions.format`).
+    public var format: String?
     public var allowEmpty: Bool?
     public var campaign: String?
     public var maxDistance: Double?
@@ -43,6 +45,7 @@ public struct RunSettings: Sendable, Equatable {
         r.territoryLayer = territoryLayer ?? base.territoryLayer
         r.out = out ?? base.out
         r.overwrite = overwrite ?? base.overwrite
+        r.format = format ?? base.format
         r.allowEmpty = allowEmpty ?? base.allowEmpty
         r.campaign = campaign ?? base.campaign
         r.maxDistance = maxDistance ?? base.maxDistance
@@ -69,6 +72,10 @@ public struct RunSettings: Sendable, Equatable {
         o.territory = territory.map { SourceSpec.parse($0, layer: territoryLayer) }
         o.campaignID = campaign
         o.overwrite = overwrite ?? false
+        if let format {
+            guard let f = OutputFormat(rawValue: format) else { throw InputError("format must be dir, gpkg, fgb or parquet, not '\(format)'") }
+            o.format = f
+        }
         o.allowEmpty = allowEmpty ?? false
         if let maxDistance { o.link.maxDistance = maxDistance }
         if let units {
