@@ -44,6 +44,9 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         if let only, only != "links" && only != "all" { throw ValidationError("--only takes links") }
         if let format, OutputFormat(rawValue: format) == nil { throw ValidationError("--format takes dir, gpkg, fgb or parquet, not '\(format)'") }
+        if let format, format != "dir", let out, PostgresTarget.conninfo(from: out) != nil {
+            throw ValidationError("--format \(format) writes files; --out names a PostgreSQL database (drop --format, or give a path)")
+        }
     }
 
     /// The finished run stays referenced until the process exits: freeing millions of small
