@@ -5,12 +5,13 @@ import Foundation
 /// puts the features in Hilbert order) in place of the GeoJSON files; CSV and report.json as in a directory.
 enum FlatGeobufOutput {
     /// Replaces each staged GeoJSON layer in `staged` by its FlatGeobuf file.
-    static func convert(_ staged: OutputDirectory) throws {
-        for layer in OutputLayer.geometryLayers {
-            let fgb = try OGROutputDataset(driver: "FlatGeobuf", path: staged.path("\(layer.name).fgb"))
-            try fgb.write(layer, from: staged.path(layer.staged), options: ["SPATIAL_INDEX=YES"])
+    static func convert(_ staged: OutputDirectory, threads: Int) throws {
+        let dir = staged.staging.path
+        try LayerConversions.run(threads: threads) { layer in
+            let fgb = try OGROutputDataset(driver: "FlatGeobuf", path: "\(dir)/\(layer.name).fgb")
+            try fgb.write(layer, from: "\(dir)/\(layer.staged)", options: ["SPATIAL_INDEX=YES"])
             try fgb.close()
-            try? FileManager.default.removeItem(atPath: staged.path(layer.staged))
+            try? FileManager.default.removeItem(atPath: "\(dir)/\(layer.staged)")
         }
     }
 }

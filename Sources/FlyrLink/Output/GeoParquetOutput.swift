@@ -8,10 +8,11 @@ import GeoParquet
 /// Geometries are the GeoJSON's, as ISO WKB (a building stays a Polygon or a MultiPolygon).
 enum GeoParquetOutput {
     /// Replaces each staged GeoJSON layer in `staged` by its GeoParquet file.
-    static func convert(_ staged: OutputDirectory) throws {
-        for layer in OutputLayer.geometryLayers {
-            try convert(layer, from: staged.path(layer.staged), to: staged.path("\(layer.name).parquet"))
-            try? FileManager.default.removeItem(atPath: staged.path(layer.staged))
+    static func convert(_ staged: OutputDirectory, threads: Int) throws {
+        let dir = staged.staging.path
+        try LayerConversions.run(threads: threads) { layer in
+            try convert(layer, from: "\(dir)/\(layer.staged)", to: "\(dir)/\(layer.name).parquet")
+            try? FileManager.default.removeItem(atPath: "\(dir)/\(layer.staged)")
         }
     }
 

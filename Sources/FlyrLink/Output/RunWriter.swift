@@ -31,8 +31,8 @@ public enum RunWriter {
         let all = run.options.only == .all
         switch format {
         case .dir: break
-        case .fgb: if all { try FlatGeobufOutput.convert(dir) }
-        case .parquet: if all { try GeoParquetOutput.convert(dir) }
+        case .fgb: if all { try FlatGeobufOutput.convert(dir, threads: run.options.threads) }
+        case .parquet: if all { try GeoParquetOutput.convert(dir, threads: run.options.threads) }
         case .gpkg: try GeoPackageOutput.write(run, staged: dir, to: dir.path(geoPackageName))
         }
         TestPause.point("staged")
