@@ -184,6 +184,10 @@ public enum GeoParquetWriter {
                 l.structValue { kv in kv.string(1, "geo"); kv.string(2, geo) }
             }
             m.string(6, "flyr-link")
+            // Every leaf in its type's order (readers ignore min_value/max_value without it).
+            m.list(7, ThriftCompactDecoder.WireType.structure, count: columns.count + 1 + 4) { l in
+                for _ in 0..<(columns.count + 1 + 4) { l.structValue { o in o.structure(1) { _ in } } }  // TypeDefinedOrder
+            }
         }
         return e.bytes
     }
