@@ -29,6 +29,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write only this output: links (links.csv, with report.json and rejects.csv).")
     var only: String?
 
+    @Flag(name: .customLong("no-html"), help: "Do not write report.html (the page of maps and tables beside report.json).")
+    var noHTML = false
+
     @Option(help: ArgumentHelp("Linking strategy: flyr, or naive (containment then nearest, the baseline).", visibility: .hidden))
     var matcher: String?
 
@@ -57,6 +60,7 @@ struct RunCommand: ParsableCommand {
             flags.campaign = campaign
             linking.apply(to: &flags)
             flags.only = only
+            if noHTML { flags.html = false }
             flags.matcher = matcher
             flags.linkModel = linkModel
             flags.writeEvidence = writeEvidence

@@ -17,6 +17,8 @@ public struct RunSettings: Sendable, Equatable {
     public var units: String?
     public var threads: Int?
     public var only: String?
+    /// report.html beside report.json (default true; `--no-html`, pipeline key `html = false`).
+    public var html: Bool?
     public var matcher: String?
     public var parquetReader: String?
     /// A link model file in place of the compiled-in one (`benchmarks/link-model/fit.py` writes them).
@@ -47,6 +49,7 @@ public struct RunSettings: Sendable, Equatable {
         r.units = units ?? base.units
         r.threads = threads ?? base.threads
         r.only = only ?? base.only
+        r.html = html ?? base.html
         r.matcher = matcher ?? base.matcher
         r.parquetReader = parquetReader ?? base.parquetReader
         r.linkModel = linkModel ?? base.linkModel
@@ -67,6 +70,7 @@ public struct RunSettings: Sendable, Equatable {
         o.campaignID = campaign
         o.overwrite = overwrite ?? false
         o.allowEmpty = allowEmpty ?? false
+        o.writeHTML = html ?? true
         if let maxDistance { o.link.maxDistance = maxDistance }
         if let units {
             guard let u = RunOptions.UnitsMode(rawValue: units) else { throw InputError("units must be split or none, not '\(units)'") }

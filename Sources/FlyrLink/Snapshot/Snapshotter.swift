@@ -44,7 +44,7 @@ public struct SnapshotResult: Sendable {
 /// gzipped, the linker's outputs, `diff.json` and `manifest.json`; `current` switched atomically.
 public enum Snapshotter {
     public static let files = ["buildings.geojson.gz", "addresses.geojson.gz", "features.geojson.gz", "links.csv",
-                               "units.geojson", "rejects.csv", "report.json", "diff.json", "manifest.json"]
+                               "units.geojson", "rejects.csv", "report.json", "report.html", "diff.json", "manifest.json"]
 
     public static func regenerate(_ request: SnapshotRequest, observer: PipelineObserver? = nil) throws -> SnapshotResult {
         // Everything that can be checked without writing: campaign id, options, territory, root.
@@ -156,6 +156,7 @@ public enum Snapshotter {
         try RunWriter.writeLinks(run, to: path("links.csv"))
         try RunWriter.writeRejects(run, to: path("rejects.csv"))
         try RunWriter.writeReport(run.report, to: path("report.json"))
+        try ReportFile.write(run, to: path(ReportFile.name))
         try RunWriter.writeAddresses(run, to: path("addresses.geojson"))
         try FootprintOutputs.write(run, buildings: path("buildings.geojson"), units: path("units.geojson"),
                                    features: path("features.geojson"))

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Writing report.html: into a run's staging directory (swapped into place with the rest of the
+/// output), or, redrawn from an existing output directory, to a temporary sibling renamed over it.
+public enum ReportFile {
+    public static let name = "report.html"
+
+    /// The page of a finished run, written to `path` (inside a staging directory).
+    static func write(_ run: LinkRun, to path: String) throws(OutputError) {
+        try write(ReportPage.make(run), to: path)
+    }
+
+    /// Redraws `directory`'s report.html from the files in it (report.json, rejects.csv, the GeoJSON
+    /// layers or links.csv); the old page stays until the new one is complete. Returns its path.
+    @discardableResult
+    public static func redraw(directory: String) throws -> String {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
+            throw InputError("\(directory) is not a directory")
+        }
+        let contents = try OutputDirectoryContents(directory: directory)
+        let target = (directory as NSString).appendingPathComponent(name)
+        let temporary = (directory as NSString).appendingPathComponent(".\(name).tmp-\(getpid())")
+        do {
+            try write(ReportPage.make(contents), to: temporary)
+            guard rename(temporary, target) == 0 else {
+                throw OutputError("cannot replace \(target): \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+        return target
+    }
+
+    static func write(_ page: String, to path: String) throws(OutputError) {
+        guard FileManager.default.createFile(atPath: path, contents: Data(page.utf8)) else {
+            throw OutputError("cannot write \(path)")
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import FlyrLink
+
+/// `flyr-link report OUT_DIR`: redraws report.html from an existing output directory (or a
+/// snapshot version), from the files in it.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Redraw report.html from an output directory's report.json, GeoJSON layers and links.csv."
+    )
+
+    @Argument(help: "An output directory written by flyr-link run (or a snapshot version directory).")
+    var directory: String
+
+    func run() throws {
+        do {
+            print(try ReportFile.redraw(directory: directory))
+        } catch {
+            CLIError.exit(with: error)
+        }
+    }
+}
