@@ -72,7 +72,7 @@ struct RunCommand: ParsableCommand {
             let run = try LinkPipeline(options: options, observer: progress.observer).run()
             progress.event(.started(.write, detail: PostgresTarget.redacted(options.outputDirectory)))
             let t0 = Date()
-            try RunWriter.write(run)
+            try RunWriter.write(run, observer: progress.observer)
             progress.event(.finished(.write, detail: PostgresTarget.redacted(options.outputDirectory), seconds: Date().timeIntervalSince(t0)))
             print(RunSummaryText.make(run))
             RunCommand.finished = run

@@ -235,4 +235,57 @@ final class ReportPageTests: XCTestCase {
         XCTAssertEqual(page.components(separatedBy: "stroke=\"\(ColorScale.unitStroke)\"").count - 1, slicesShown)
         XCTAssertEqual(model.busiest.first.map { $0.addresses }, model.busiest.map(\.addresses).max())
     }
+
+    /// A snapshot version carries the page, and `flyr-link report` redraws it from the version's
+    /// files (its layers gzipped) byte for byte.
+    func testSnapshotVersionPageIsRedrawnIdentically() throws {
+        let f = SnapshotFixture(dir: TestPaths.temporaryDirectory(self))
+        try f.write()
+        let r = try ProcessRunner.flyrLink(f.arguments)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let version = f.version("v000001").path
+        let written = try Data(contentsOf: URL(fileURLWithPath: "\(version)/report.html"))
+        XCTAssertTrue(String(decoding: written, as: UTF8.self).contains("<svg class=\"overview\""))
+        let redraw = try ProcessRunner.flyrLink(["report", version])
+        XCTAssertEqual(redraw.status, 0, redraw.stderr)
+        XCTAssertEqual(redraw.stdout, "\(version)/report.html\n")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: "\(version)/report.html")), written)
+        XCTAssertEqual(SnapshotManifest.verify(f.version("v000001")), [], "the manifest's checksum still holds")
+    }
+
+    /// Bad input to `flyr-link report`: one line on stderr, non-zero exit, nothing written.
+    func testReportCommandRefusesWhatIsNotAnOutputDirectory() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let missing = try ProcessRunner.flyrLink(["report", dir.appendingPathComponent("nowhere").path])
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertEqual(missing.stderr.split(separator: "\n").count, 1, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("is not a directory"), missing.stderr)
+        let empty = dir.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let notOutput = try ProcessRunner.flyrLink(["report", empty.path])
+        XCTAssertNotEqual(notOutput.status, 0)
+        XCTAssertEqual(notOutput.stderr.split(separator: "\n").count, 1, notOutput.stderr)
+        XCTAssertTrue(notOutput.stderr.contains("no report.json"), notOutput.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: empty.path), [])
+        try Data("{\"tool\": 1}".utf8).write(to: empty.appendingPathComponent("report.json"))
+        let broken = try ProcessRunner.flyrLink(["report", empty.path])
+        XCTAssertNotEqual(broken.status, 0)
+        XCTAssertEqual(broken.stderr.split(separator: "\n").count, 1, broken.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: empty.path), ["report.json"])
+    }
+
+    /// `--no-html` (and `html = false`): no page.
+    func testNoHTMLWritesNoPage() throws {
+        let out = TestPaths.temporaryDirectory(self).appendingPathComponent("out").path
+        let r = try ProcessRunner.flyrLink(["run", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses,
+                                            "--out", out, "--no-html", "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(out)/report.html"))
+        XCTAssertFalse(r.stdout.contains("report:"), r.stdout)
+        let toml = TestPaths.temporaryDirectory(self).appendingPathComponent("p.toml")
+        try Data("buildings = \"b.geojson\"\naddresses = \"a.geojson\"\nout = \"o\"\nhtml = false\n".utf8).write(to: toml)
+        XCTAssertEqual(try PipelineFile.load(toml.path).html, false)
+        XCTAssertFalse(try PipelineFile.load(toml.path).options().writeHTML)
+        XCTAssertTrue(try RunSettings().merged(over: PipelineFile.load(toml.path)).options().writeHTML == false)
+    }
 }

@@ -6,7 +6,8 @@ public enum RunWriter {
     public static let files = ["links.csv", "addresses.geojson", "buildings.geojson", "units.geojson",
                                "features.geojson", "rejects.csv", "report.json", "report.html"]
 
-    public static func write(_ run: LinkRun) throws {
+    /// `observer`: told when report.html is drawn, and how long it took.
+    public static func write(_ run: LinkRun, observer: PipelineObserver? = nil) throws {
         // A layer of rejects only: fail before anything is written (unless --allow-empty).
         try EmptyLayerCheck.check(run)
         // `--out postgresql://…` or `PG:…`: the campaign's tables in that database (Postgres/).
@@ -25,7 +26,7 @@ public enum RunWriter {
         }
         try writeReport(run.report, to: dir.path("report.json"))
         // Inside the staging directory: the page is swapped into place with the files it shows.
-        if run.options.writeHTML { try ReportFile.write(run, to: dir.path(ReportFile.name)) }
+        if run.options.writeHTML { try ReportFile.write(run, to: dir.path(ReportFile.name), observer: observer) }
         TestPause.point("staged")
         try dir.commit()
     }

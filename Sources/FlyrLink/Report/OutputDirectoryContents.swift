@@ -1,8 +1,9 @@
 import Foundation
 
 /// An output directory as flyr-link wrote it, read back for `flyr-link report`: report.json,
-/// rejects.csv, and addresses/buildings/units GeoJSON when present, else (a `--only links` output)
-/// links.csv. The values are the files' own, so the page is the one the run drew.
+/// rejects.csv, and addresses/buildings/units GeoJSON when present (gzipped in a snapshot version),
+/// else (a `--only links` output) links.csv. The values are the files' own, so the page is the one
+/// the run drew.
 struct OutputDirectoryContents: ReportSource {
     let report: RunReport
     let frame: LocalMetricFrame
@@ -38,7 +39,7 @@ struct OutputDirectoryContents: ReportSource {
             }
         }
         rejectsByReason = rejects
-        hasGeometry = FileManager.default.fileExists(atPath: path("addresses.geojson"))
+        hasGeometry = Self.geoJSONExists(path("addresses.geojson"))
         if hasGeometry {
             try readGeometry(path)
         } else {
@@ -79,7 +80,7 @@ struct OutputDirectoryContents: ReportSource {
                 outcomes.append(.unlinked)
             }
         }
-        if FileManager.default.fileExists(atPath: path("units.geojson")) {
+        if Self.geoJSONExists(path("units.geojson")) {
             try Self.features(path("units.geojson"), keys: ["building_id"]) { geometry, v in
                 guard let b = v[0].flatMap({ buildingIndex[$0] }), case .polygons(let f)? = geometry else { return }
                 unitBuildings.append(b)
@@ -110,11 +111,26 @@ struct OutputDirectoryContents: ReportSource {
         }
     }
 
-    /// Each feature of a GeoJSON FeatureCollection: its geometry and the properties named by `keys`
-    /// (as text; nil when null or absent).
+    /// The GeoJSON file, or its gzipped copy (snapshot versions keep their layers as `.geojson.gz`).
+    static func geoJSONExists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path) || FileManager.default.fileExists(atPath: path + ".gz")
+    }
+
+    /// Each feature of a GeoJSON FeatureCollection (`path`, else `path.gz`): its geometry and the
+    /// properties named by `keys` (as text; nil when null or absent).
     static func features(_ path: String, keys: [String], _ body: (SourceGeometry?, [String?]) -> Void) throws {
-        let file = try MappedFile(path: path)
-        var s = GeoJSONScanner(file.bytes, mapped: true)
+        if FileManager.default.fileExists(atPath: path) {
+            let file = try MappedFile(path: path)
+            try scan(file.bytes, mapped: true, path: path, keys: keys, body)
+        } else {
+            let bytes = try Gzip.decompressFile(path + ".gz")
+            try bytes.withUnsafeBytes { try scan($0, mapped: false, path: path + ".gz", keys: keys, body) }
+        }
+    }
+
+    private static func scan(_ bytes: UnsafeRawBufferPointer, mapped: Bool, path: String, keys: [String],
+                             _ body: (SourceGeometry?, [String?]) -> Void) throws {
+        var s = GeoJSONScanner(bytes, mapped: mapped)
         do {
             guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
             repeat {

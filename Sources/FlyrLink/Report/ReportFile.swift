@@ -6,8 +6,11 @@ public enum ReportFile {
     public static let name = "report.html"
 
     /// The page of a finished run, written to `path` (inside a staging directory).
-    static func write(_ run: LinkRun, to path: String) throws(OutputError) {
+    static func write(_ run: LinkRun, to path: String, observer: PipelineObserver? = nil) throws(OutputError) {
+        observer?(.started(.report, detail: name))
+        let t0 = Date()
         try write(ReportPage.make(run), to: path)
+        observer?(.finished(.report, detail: name, seconds: Date().timeIntervalSince(t0), items: run.addresses.count))
     }
 
     /// Redraws `directory`'s report.html from the files in it (report.json, rejects.csv, the GeoJSON
