@@ -12,9 +12,12 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: "An output directory written by flyr-link run (or a snapshot version directory).")
     var directory: String
 
+    @Option(help: "A CSV of true links (address_id or id, building_id): the page gets a reliability curve.")
+    var truth: String?
+
     func run() throws {
         do {
-            print(try ReportFile.redraw(directory: directory))
+            print(try ReportFile.redraw(directory: directory, truth: truth))
         } catch {
             CLIError.exit(with: error)
         }

@@ -288,4 +288,41 @@ final class ReportPageTests: XCTestCase {
         XCTAssertFalse(try PipelineFile.load(toml.path).options().writeHTML)
         XCTAssertTrue(try RunSettings().merged(over: PipelineFile.load(toml.path)).options().writeHTML == false)
     }
+
+    /// `flyr-link report --truth`: the reliability curve, per band the share of links whose building
+    /// is the truth file's (here links.csv itself, every fourth row made wrong and every tenth left out).
+    func testReliabilityAgainstATruthFile() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let out = dir.appendingPathComponent("out").path
+        let run = try helsinki(threads: 2, out: out)
+        let links = try OutputFiles.csv("\(out)/links.csv")
+        var truth = "address_id,building_id\n"
+        var expected = [(links: Int, correct: Int)](repeating: (0, 0), count: RunSummary.bands.count)
+        for (k, row) in links.enumerated() where k % 10 != 9 {
+            let wrong = k % 4 == 0
+            truth += "\(row["address_id"]!),\(wrong ? "elsewhere" : row["building_id"]!)\n"
+            let band = RunSummary.bandIndex(of: Double(row["confidence"]!)!)
+            expected[band].links += 1
+            if !wrong { expected[band].correct += 1 }
+        }
+        let truthFile = dir.appendingPathComponent("truth.csv").path
+        try truth.write(toFile: truthFile, atomically: true, encoding: .utf8)
+        let r = try ProcessRunner.flyrLink(["report", out, "--truth", truthFile])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let reliability = Reliability(try OutputDirectoryContents(directory: out), truth: try Reliability.readTruth(truthFile), truthFile: truthFile)
+        XCTAssertEqual(reliability.bands.map(\.links), expected.map(\.links))
+        XCTAssertEqual(reliability.bands.map(\.correct), expected.map(\.correct))
+        XCTAssertEqual(reliability.withoutTruth, links.count - expected.map(\.links).reduce(0, +))
+        XCTAssertEqual(Reliability(run, truth: try Reliability.readTruth(truthFile), truthFile: truthFile), reliability, "the same in memory")
+        let page = try page(out)
+        XCTAssertTrue(page.contains("aria-label=\"reliability curve\""))
+        let top = expected[RunSummary.bands.count - 1]
+        XCTAssertTrue(page.contains("<tr><th>[0.95,1.0]</th><td class=\"n\">\(top.links)</td><td class=\"n\">\(top.correct)</td>"), "the table")
+        // A truth file without the columns: one line, the page left as it was.
+        try "a,b\n1,2\n".write(toFile: truthFile, atomically: true, encoding: .utf8)
+        let bad = try ProcessRunner.flyrLink(["report", out, "--truth", truthFile])
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertEqual(bad.stderr.split(separator: "\n").count, 1, bad.stderr)
+        XCTAssertEqual(try self.page(out), page)
+    }
 }

@@ -15,17 +15,19 @@ public enum ReportFile {
 
     /// Redraws `directory`'s report.html from the files in it (report.json, rejects.csv, the GeoJSON
     /// layers or links.csv); the old page stays until the new one is complete. Returns its path.
+    /// `truth`: a CSV of true links (`Reliability.readTruth`); the page then has a reliability curve.
     @discardableResult
-    public static func redraw(directory: String) throws -> String {
+    public static func redraw(directory: String, truth: String? = nil) throws -> String {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
             throw InputError("\(directory) is not a directory")
         }
         let contents = try OutputDirectoryContents(directory: directory)
+        let reliability = try truth.map { Reliability(contents, truth: try Reliability.readTruth($0), truthFile: $0) }
         let target = (directory as NSString).appendingPathComponent(name)
         let temporary = (directory as NSString).appendingPathComponent(".\(name).tmp-\(getpid())")
         do {
-            try write(ReportPage.make(contents), to: temporary)
+            try write(ReportPage.make(contents, reliability: reliability), to: temporary)
             guard rename(temporary, target) == 0 else {
                 throw OutputError("cannot replace \(target): \(String(cString: strerror(errno)))")
             }

@@ -6,7 +6,8 @@
 public enum ReportPage {
     public static let fileName = "report.html"
 
-    static func make<S: ReportSource>(_ source: S) -> String {
+    /// `reliability`: scored against a truth file (`flyr-link report --truth`), drawn under the histogram.
+    static func make<S: ReportSource>(_ source: S, reliability: Reliability? = nil) -> String {
         let model = ReportModel(source)
         let r = source.report
         var h = """
@@ -27,7 +28,7 @@ public enum ReportPage {
         """
         h += summary(source, model)
         h += overview(model)
-        h += confidence(r)
+        h += confidence(r, reliability)
         h += spots(source, model)
         h += longLinks(source, model)
         h += busiest(source, model)
@@ -118,12 +119,22 @@ public enum ReportPage {
         return h
     }
 
-    static func confidence(_ r: RunReport) -> String {
+    static func confidence(_ r: RunReport, _ reliability: Reliability?) -> String {
         var h = "<section id=\"confidence\"><h2>Confidence</h2>\n<p>Links per confidence band (report.json's <code>confidence_histogram</code>) and the unlinked addresses. "
-        h += "A reliability curve needs ground truth: the evaluation draws it (benchmarks/).</p>\n"
-        h += ConfidenceChart.draw(r)
-        h += "</section>\n"
-        return h
+        guard let reliability else {
+            h += "A reliability curve needs ground truth: <code>flyr-link report OUT_DIR --truth FILE</code> draws it.</p>\n"
+            return h + ConfidenceChart.draw(r) + "</section>\n"
+        }
+        h += "</p>\n" + ConfidenceChart.draw(r)
+        h += "<h3>Reliability against <code>\(e(reliability.truthFile))</code></h3>\n"
+        h += "<p>Per band, the share of links whose building is the true one, at the band's mean confidence; dashed: a calibrated model. "
+        h += "\(reliability.withoutTruth) linked addresses have no truth row and are not scored.</p>\n<div class=\"cols\"><div>"
+        h += ReliabilityChart.draw(reliability) + "</div><div><table>\n<tr><th>band</th><th>links scored</th><th>correct</th><th>share</th><th>mean confidence</th></tr>\n"
+        for b in reliability.bands {
+            h += "<tr><th>\(e(b.label))</th><td class=\"n\">\(b.links)</td><td class=\"n\">\(b.correct)</td>"
+            h += "<td class=\"n\">\(b.links == 0 ? "" : OutputNumber.fixed(b.accuracy, 3))</td><td class=\"n\">\(b.links == 0 ? "" : OutputNumber.fixed(b.meanConfidence, 3))</td></tr>\n"
+        }
+        return h + "</table></div></div>\n</section>\n"
     }
 
     static func spots<S: ReportSource>(_ source: S, _ model: ReportModel) -> String {
