@@ -325,4 +325,23 @@ final class ReportPageTests: XCTestCase {
         XCTAssertEqual(bad.stderr.split(separator: "\n").count, 1, bad.stderr)
         XCTAssertEqual(try self.page(out), page)
     }
+
+    /// An output holding report.html is still flyr-link's own: a re-run replaces it (marker), and so
+    /// would one written before the marker existed (flyr-link's file names only).
+    func testAnOutputWithItsPageIsStillFlyrLinksOwn() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let out = dir.appendingPathComponent("out").path
+        let args = ["run", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses, "--out", out, "--quiet"]
+        XCTAssertEqual(try ProcessRunner.flyrLink(args).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(out)/report.html"))
+        let again = try ProcessRunner.flyrLink(args + ["--no-html"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "\(out)/report.html"), "replaced as a whole")
+        let legacy = dir.appendingPathComponent("legacy")
+        try FileManager.default.createDirectory(at: legacy, withIntermediateDirectories: true)
+        for name in ["links.csv", "report.json", "report.html"] { try Data().write(to: legacy.appendingPathComponent(name)) }
+        XCTAssertNoThrow(try OutputTarget.check(path: legacy.path, overwrite: false, inputs: []))
+        try Data().write(to: legacy.appendingPathComponent("notes.txt"))
+        XCTAssertThrowsError(try OutputTarget.check(path: legacy.path, overwrite: false, inputs: []))
+    }
 }
