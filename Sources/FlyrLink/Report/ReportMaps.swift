@@ -62,15 +62,41 @@ enum SpotMap {
             let number = source.houseNumber(a) ?? ""
             if o.building == nil {
                 map.cross(p, size: 8, color: ColorScale.unlinked, title: "\(source.addressID(a)) \(number): unlinked")
-                map.label(number, at: p, dx: 5, dy: -4, size: 10, color: "#000", weight: "bold")
             } else {
                 let text = "\(source.addressID(a)) \(number): \(o.method!.rawValue) \(OutputNumber.fixed(o.confidence, 3))"
                 map.circle(p, radius: 3.5, fill: ColorScale.confidence(o.confidence), stroke: o.method == .proximity ? "#000" : "#fff", title: text)
-                map.label(number, at: p, dx: 5, dy: -4, size: 9, color: "#333")
             }
         }
+        placeLabels(scene, model: model, source: source, on: &map)
         map.scaleBar()
         return map.svg(label: "spot map", className: "spot")
+    }
+
+    /// House numbers where they do not cover one another: the most doubtful addresses' first (then in
+    /// address order), each tried right above, right below and left of its point, and left out
+    /// when all three are taken (every point keeps its number in its hover title).
+    static func placeLabels<S: ReportSource>(_ scene: ReportModel.SpotScene, model: ReportModel, source: S, on map: inout SVGMap) {
+        let order = scene.addresses.sorted { a, b in
+            let wa = WorstSpots.weight(of: model.outcomes[a]), wb = WorstSpots.weight(of: model.outcomes[b])
+            return wa != wb ? wa > wb : a < b
+        }
+        var taken: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
+        for a in order {
+            guard let number = source.houseNumber(a), !number.isEmpty else { continue }
+            let unlinked = model.outcomes[a].building == nil
+            let size = unlinked ? 10.0 : 9.0
+            let width = Double(number.count) * size * 0.62, p = map.px(model.addressMetric[a])
+            // (dx, dy of the baseline, anchor)
+            for (dx, dy, anchor) in [(5.0, -4.0, "start"), (5.0, size + 2, "start"), (-5.0, -4.0, "end")] {
+                let x0 = anchor == "start" ? p.x + dx : p.x + dx - width
+                let box = (x0: x0, y0: p.y + dy - size, x1: x0 + width, y1: p.y + dy + 2)
+                if taken.contains(where: { box.x0 < $0.x1 && $0.x0 < box.x1 && box.y0 < $0.y1 && $0.y0 < box.y1 }) { continue }
+                taken.append(box)
+                map.label(number, at: model.addressMetric[a], dx: dx, dy: dy, size: size, color: unlinked ? "#000" : "#333",
+                          anchor: anchor, weight: unlinked ? "bold" : nil)
+                break
+            }
+        }
     }
 
     /// The point of a footprint's rings nearest to `p` (metres).

@@ -143,7 +143,7 @@ public enum ReportPage {
         guard !model.spots.isEmpty else { return h + "<p>No doubtful address: nothing to check.</p>\n</section>\n" }
         h += "<p>The \(model.spots.count) places with the most unlinked or unsure addresses in a \(SVGMap.lengthText(2 * ReportSettings.spotCell)) square (dotted), worst first. "
         h += "Dots: linked addresses coloured by confidence (black rim: by proximity, with a line to the building); crosses: unlinked; "
-        h += "dashed purple: townhouse unit slices. Hover a point for its id.</p>\n<div class=\"legend\">"
+        h += "dashed purple: townhouse unit slices. House numbers that would cover one another are left out; hover a point for its id and number.</p>\n<div class=\"legend\">"
         var low = "0.5"
         for step in ColorScale.confidenceSteps {
             let high = step.below > 1 ? "1" : OutputNumber.fixed(step.below, 2)
@@ -215,7 +215,7 @@ public enum ReportPage {
     static let css = """
     body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1200px;padding:0 16px 32px;color:#1d1d1d;background:#fff}
     h1{font-size:22px;margin:16px 0 4px}h2{font-size:18px;border-bottom:1px solid #ccc;padding-bottom:2px;margin-top:28px}h3{font-size:15px;margin:14px 0 4px}
-    code,.id{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px;word-break:break-all}
+    code,.id{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:12px;overflow-wrap:break-word}
     table{border-collapse:collapse;margin:4px 0}th,td{padding:2px 8px;text-align:left;border-bottom:1px solid #eee;vertical-align:top}td.n{text-align:right;font-variant-numeric:tabular-nums}
     .cols{display:flex;flex-wrap:wrap;gap:32px}.cols>div{flex:1 1 420px}.headline{font-size:16px}
     .legend{display:flex;flex-wrap:wrap;gap:12px;font-size:12px;margin:6px 0}.legend i{display:inline-block;width:14px;height:14px;margin-right:4px;vertical-align:-2px;border:1px solid #999}

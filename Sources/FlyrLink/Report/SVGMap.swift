@@ -70,7 +70,8 @@ struct SVGMap {
     mutating func label(_ text: String, at c: Point2, dx: Double = 0, dy: Double = 0, size: Double = 10,
                         color: String = "#222", anchor: String = "start", weight: String? = nil) {
         let p = px(c)
-        body += "<text x=\"\(Self.n(p.x + dx))\" y=\"\(Self.n(p.y + dy))\" font-size=\"\(Self.n(size))\" fill=\"\(color)\" text-anchor=\"\(anchor)\""
+        // A white halo under the glyphs keeps them readable over outlines and lines.
+        body += "<text x=\"\(Self.n(p.x + dx))\" y=\"\(Self.n(p.y + dy))\" font-size=\"\(Self.n(size))\" fill=\"\(color)\" text-anchor=\"\(anchor)\" stroke=\"#fff\" stroke-width=\"2.5\" paint-order=\"stroke\""
         if let weight { body += " font-weight=\"\(weight)\"" }
         body += ">\(HTMLText.escape(text))</text>\n"
     }
