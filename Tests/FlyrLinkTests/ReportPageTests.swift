@@ -234,6 +234,12 @@ final class ReportPageTests: XCTestCase {
         let page = ReportPage.make(run)
         XCTAssertEqual(page.components(separatedBy: "stroke=\"\(ColorScale.unitStroke)\"").count - 1, slicesShown)
         XCTAssertEqual(model.busiest.first.map { $0.addresses }, model.busiest.map(\.addresses).max())
+        XCTAssertTrue(model.busiest.contains { $0.units > 0 }, "townhouse rows among the busiest")
+        // Redrawn from units.geojson too, byte for byte.
+        try RunWriter.write(run)
+        let written = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/report.html"))
+        try ReportFile.redraw(directory: dir)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/report.html")), written)
     }
 
     /// A snapshot version carries the page, and `flyr-link report` redraws it from the version's
