@@ -11,6 +11,8 @@ public enum PipelineStage: String, Sendable, CaseIterable {
     /// Links ordered and indexed, inputs fingerprinted, the report's counts.
     case assemble
     case write
+    /// report.html drawn (part of writing, timed on its own).
+    case report
 }
 
 /// Progress as events; the CLI decides whether and how to show them (only on a terminal).
