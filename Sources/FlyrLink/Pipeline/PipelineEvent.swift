@@ -10,9 +10,9 @@ public enum PipelineStage: String, Sendable, CaseIterable {
     case split
     /// Links ordered and indexed, inputs fingerprinted, the report's counts.
     case assemble
-    case write
-    /// report.html drawn (part of writing, timed on its own).
+    /// report.html drawn (inside the write, timed on its own: it finishes first).
     case report
+    case write
 }
 
 /// Progress as events; the CLI decides whether and how to show them (only on a terminal).

@@ -31,8 +31,10 @@ struct SVGMap {
     mutating func footprint(_ f: Footprint, fill: String, stroke: String, strokeWidth: Double = 1, dash: String? = nil) {
         var d = ""
         for polygon in f.polygons {
-            for ring in polygon.rings where ring.count >= 3 {
-                for (k, p) in ring.enumerated() {
+            for (r, ring) in polygon.rings.enumerated() where ring.count >= 3 {
+                // In the files' direction (RFC 7946), so a page redrawn from them is the same.
+                let points = RingOrientation.needsReversal(ring, isShell: r == 0) ? Array(ring.reversed()) : ring
+                for (k, p) in points.enumerated() {
                     let q = px(p)
                     d += (k == 0 ? "M" : "L") + Self.n(q.x) + " " + Self.n(q.y)
                 }
