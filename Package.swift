@@ -55,7 +55,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FlyrLinkTests",
-            dependencies: ["FlyrLink", "SyntheticCity", "CGEOS"],
+            dependencies: ["FlyrLink", "SyntheticCity", "CGEOS", "CZlib"],
             exclude: ["Fixtures"]
         ),
         // The synthetic city with ground truth, and its evaluator (benchmarks/SyntheticCity).

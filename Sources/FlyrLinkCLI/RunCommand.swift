@@ -32,6 +32,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write only this output: links (links.csv, with report.json and rejects.csv).")
     var only: String?
 
+    @Flag(name: .customLong("no-html"), help: "Do not write report.html (the page of maps and tables beside report.json).")
+    var noHTML = false
+
     @Option(help: "Linking strategy: flyr (the link model, default), or naive (containment then nearest, the baseline).")
     var matcher: String?
 
@@ -65,6 +68,7 @@ struct RunCommand: ParsableCommand {
             flags.campaign = campaign
             linking.apply(to: &flags)
             flags.only = only
+            if noHTML { flags.html = false }
             flags.matcher = matcher
             flags.linkModel = linkModel
             flags.writeEvidence = writeEvidence
@@ -76,7 +80,7 @@ struct RunCommand: ParsableCommand {
             let run = try LinkPipeline(options: options, observer: progress.observer).run()
             progress.event(.started(.write, detail: PostgresTarget.redacted(options.outputDirectory)))
             let t0 = Date()
-            try RunWriter.write(run)
+            try RunWriter.write(run, observer: progress.observer)
             progress.event(.finished(.write, detail: PostgresTarget.redacted(options.outputDirectory), seconds: Date().timeIntervalSince(t0)))
             // Once written (a run that fails says one thing: why).
             for w in run.report.warnings { StandardError.line("warning: \(w.message)") }

@@ -1,4 +1,5 @@
 import FlyrLink
+import Foundation
 
 /// The short summary printed after a run.
 enum RunSummaryText {
@@ -17,6 +18,9 @@ enum RunSummaryText {
         lines.append("  buildings: \(c.buildings) (\(c.buildingsWithAddresses) with addresses, \(c.buildingsRepaired) repaired, \(c.buildingsRejected) rejected)"
                      + (c.townhomeRows > 0 ? ", \(c.townhomeRows) townhouse rows in \(c.units) units" : ""))
         lines.append("  outputs: \(PostgresTarget.redacted(run.options.outputDirectory))")
+        if run.options.writeHTML, PostgresTarget.conninfo(from: run.options.outputDirectory) == nil {
+            lines.append("  report: \((run.options.outputDirectory as NSString).appendingPathComponent(ReportFile.name))")
+        }
         return lines.joined(separator: "\n")
     }
 }

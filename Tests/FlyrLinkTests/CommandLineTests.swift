@@ -112,7 +112,7 @@ final class CommandLineTests: XCTestCase {
                                             "--out", out, "--only", "links", "--threads", "1", "--max-distance", "25", "--units", "none"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: out))
-        XCTAssertEqual(files, ["links.csv", "rejects.csv", "report.json", ".flyr-link-output"])
+        XCTAssertEqual(files, ["links.csv", "rejects.csv", "report.json", "report.html", ".flyr-link-output"])
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(out)/report.json"))) as! [String: Any]
         XCTAssertEqual((report["options"] as? [String: String])?["max_distance_m"], "25")
     }

@@ -122,7 +122,8 @@ final class OutputFormatTests: XCTestCase {
         let out = TestPaths.temporaryDirectory(self).appendingPathComponent("fgb")
         try run(out.path, ["--format", "fgb"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(),
-                       [".flyr-link-output", "addresses.fgb", "buildings.fgb", "features.fgb", "links.csv", "rejects.csv", "report.json", "units.fgb"])
+                       [".flyr-link-output", "addresses.fgb", "buildings.fgb", "features.fgb", "links.csv", "rejects.csv", "report.html", "report.json",
+                        "units.fgb"])
         for layer in Self.geometryLayers {
             let file = out.appendingPathComponent("\(layer).fgb").path
             let info = try ProcessRunner.run("/usr/bin/ogrinfo", ["-ro", "-so", "-al", file])
@@ -155,7 +156,7 @@ final class OutputFormatTests: XCTestCase {
         try run(out.path, ["--format", "parquet"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(),
                        [".flyr-link-output", "addresses.parquet", "buildings.parquet", "features.parquet", "links.csv", "rejects.csv",
-                        "report.json", "units.parquet"])
+                        "report.html", "report.json", "units.parquet"])
         let files = Self.geometryLayers.map { out.appendingPathComponent("\($0).parquet").path }
         let check = try ProcessRunner.run("/bin/bash", [TestPaths.root.appendingPathComponent("scripts/geoparquet-check/check.sh").path, "--features"] + files)
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
@@ -207,7 +208,7 @@ final class OutputFormatTests: XCTestCase {
             let out = tmp.appendingPathComponent(format)
             try run(out.path, ["--only", "links", "--format", format])
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(),
-                           [".flyr-link-output", "links.csv", "rejects.csv", "report.json"], format)
+                           [".flyr-link-output", "links.csv", "rejects.csv", "report.html", "report.json"], format)
         }
     }
 

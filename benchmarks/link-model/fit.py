@@ -132,15 +132,11 @@ def calibration(t, rows, p):
     groups = []
     for k, below in enumerate(SHARE_INSIDE_BELOW):
         # A group needs links both right and wrong to say how often a probability is right: one
-        # with fewer than 50 wrong takes in the groups below it (the Danish access points, all
-        # right, alone would call every link there certain).
-        j = k
-        while True:
-            lower = SHARE_INSIDE_BELOW[j - 1] if j > 0 else -1.0
-            m = (share >= lower) & (share < below)
-            if (right[m] == 0).sum() >= 50 or j == 0:
-                break
-            j -= 1
+        # with fewer than 50 wrong takes the calibration of every run together (the Danish access
+        # points, all right, alone would call every link there certain; the group next to it is
+        # one other kind of source, not a better guess than all of them).
+        lower = SHARE_INSIDE_BELOW[k - 1] if k > 0 else -1.0
+        m = (share >= lower) & (share < below)
         if (right[m] == 0).sum() < 50:
             m = np.ones(len(ps), dtype=bool)
         iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True).fit(ps[m], right[m])

@@ -5,9 +5,10 @@ import Foundation
 public enum RunWriter {
     /// The directory format's files (`OutputTarget` recognises output of versions before the marker by them).
     public static let files = ["links.csv", "addresses.geojson", "buildings.geojson", "units.geojson",
-                               "features.geojson", "rejects.csv", "report.json"]
+                               "features.geojson", "rejects.csv", "report.json", "report.html"]
 
-    public static func write(_ run: LinkRun) throws {
+    /// `observer`: told when report.html is drawn, and how long it took.
+    public static func write(_ run: LinkRun, observer: PipelineObserver? = nil) throws {
         // A layer of rejects only: fail before anything is written (unless --allow-empty).
         try EmptyLayerCheck.check(run)
         // `--out postgresql://…` or `PG:…`: the campaign's tables in that database (Postgres/).
@@ -28,6 +29,9 @@ public enum RunWriter {
                                        features: dir.path("features.geojson"))
         }
         try writeReport(run.report, to: dir.path("report.json"))
+        // Inside the staging directory: the page is swapped into place with the files it shows
+        // (a directory format's; a GeoPackage is one file, without the page).
+        if run.options.writeHTML, format != .gpkg { try ReportFile.write(run, to: dir.path(ReportFile.name), observer: observer) }
         let all = run.options.only == .all
         switch format {
         case .dir: break
@@ -123,6 +127,29 @@ public enum RunWriter {
         var counts = [Int](repeating: 0, count: run.buildings.count)
         for u in run.units { counts[u.buildingIndex] += 1 }
         return counts
+    }
+
+    /// Reads what `writeReport` wrote. Foundation's `convertFromSnakeCase` is not the inverse of
+    /// `convertToSnakeCase` for acronyms (`campaign_id` would come back as `campaignId`, not
+    /// `campaignID`): the property names are made here, `…Id` read as `…ID`. (Dictionary keys, such
+    /// as the options', are not converted either way.)
+    static func reportDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .custom { path in
+            let parts = path.last!.stringValue.split(separator: "_", omittingEmptySubsequences: false)
+            var name = String(parts.first ?? "")
+            for p in parts.dropFirst() { name += p.prefix(1).uppercased() + p.dropFirst() }
+            if name.hasSuffix("Id") { name = String(name.dropLast(2)) + "ID" }
+            return ReportKey(stringValue: name)
+        }
+        return decoder
+    }
+
+    private struct ReportKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     static func writeReport(_ report: RunReport, to path: String) throws {

@@ -10,6 +10,8 @@ public enum PipelineStage: String, Sendable, CaseIterable {
     case split
     /// Links ordered and indexed, inputs fingerprinted, the report's counts.
     case assemble
+    /// report.html drawn (inside the write, timed on its own: it finishes first).
+    case report
     case write
 }
 

@@ -9,7 +9,7 @@ public enum PipelineFile {
     static let stringKeys: Set<String> = ["buildings", "buildings_layer", "buildings_crs", "addresses", "addresses_layer",
                                           "addresses_crs", "territory", "territory_layer", "out", "campaign", "units", "only", "matcher", "parquet_reader",
                                           "link_model", "height_unit", "format"]
-    static let knownKeys = stringKeys.union(["max_distance", "threads", "overwrite", "allow_empty", "address_fields", "building_fields", "name", "description"])
+    static let knownKeys = stringKeys.union(["max_distance", "threads", "overwrite", "allow_empty", "html", "address_fields", "building_fields", "name", "description"])
 
     public static func load(_ path: String) throws(InputError) -> RunSettings {
         let table = try parse(path)
@@ -166,6 +166,10 @@ public enum PipelineFile {
         if let v = table["allow_empty"] {
             guard let b = v.bool else { throw InputError("\(file): 'allow_empty' must be true or false") }
             s.allowEmpty = b
+        }
+        if let v = table["html"] {
+            guard let b = v.bool else { throw InputError("\(file): 'html' must be true or false") }
+            s.html = b
         }
         if let v = table["threads"] {
             guard let n = v.int else { throw InputError("\(file): 'threads' must be an integer") }

@@ -48,6 +48,8 @@ public struct RunOptions: Sendable, Codable {
     /// then carry no lon/lat footprints, and its addresses only the fields linking reads
     /// (`AddressField.linking`): nothing writes the rest.
     public var only: OutputSelection = .all
+    /// Write report.html beside report.json (`--no-html`: not).
+    public var writeHTML = true
     public var fields = FieldMapping()
     public var parquetReader: ParquetReader = .auto
     /// `--height-unit`; nil: metres, and the run warns when the heights look like feet (`RunWarnings`).

@@ -19,6 +19,8 @@ public struct RunSettings: Sendable, Equatable {
     public var units: String?
     public var threads: Int?
     public var only: String?
+    /// report.html beside report.json (default true; `--no-html`, pipeline key `html = false`).
+    public var html: Bool?
     public var matcher: String?
     public var parquetReader: String?
     /// m or ft: the unit of the buildings' height field.
@@ -52,6 +54,7 @@ public struct RunSettings: Sendable, Equatable {
         r.units = units ?? base.units
         r.threads = threads ?? base.threads
         r.only = only ?? base.only
+        r.html = html ?? base.html
         r.matcher = matcher ?? base.matcher
         r.parquetReader = parquetReader ?? base.parquetReader
         r.heightUnit = heightUnit ?? base.heightUnit
@@ -77,6 +80,7 @@ public struct RunSettings: Sendable, Equatable {
             o.format = f
         }
         o.allowEmpty = allowEmpty ?? false
+        o.writeHTML = html ?? true
         if let maxDistance { o.link.maxDistance = maxDistance }
         if let units {
             guard let u = RunOptions.UnitsMode(rawValue: units) else { throw InputError("units must be split or none, not '\(units)'") }

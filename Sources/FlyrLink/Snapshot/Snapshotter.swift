@@ -44,7 +44,7 @@ public struct SnapshotResult: Sendable {
 /// gzipped, the linker's outputs, `diff.json` and `manifest.json`; `current` switched atomically.
 public enum Snapshotter {
     public static let files = ["buildings.geojson.gz", "addresses.geojson.gz", "features.geojson.gz", "links.csv",
-                               "units.geojson", "rejects.csv", "report.json", "diff.json", "manifest.json"]
+                               "units.geojson", "rejects.csv", "report.json", "report.html", "diff.json", "manifest.json"]
 
     public static func regenerate(_ request: SnapshotRequest, observer: PipelineObserver? = nil) throws -> SnapshotResult {
         // Everything that can be checked without writing: campaign id, options, territory, root.
@@ -125,7 +125,7 @@ public enum Snapshotter {
 
         observer?(.started(.write, detail: stage.path))
         let t0 = Date()
-        var counts = try writeFiles(run, roads: request.roads, territory: territory, to: stage)
+        var counts = try writeFiles(run, roads: request.roads, territory: territory, to: stage, observer: observer)
         TestPause.point("written")
         let previousURL = current.map { dir.url.appendingPathComponent($0) }
         var diff = try SnapshotDiff.compute(from: previousURL, to: stage, campaignID: campaign)
@@ -151,11 +151,13 @@ public enum Snapshotter {
     }
 
     /// The linker's outputs, the clipped sources gzipped, and roads when given.
-    static func writeFiles(_ run: LinkRun, roads: SourceSpec?, territory: Territory, to dir: URL) throws -> SnapshotManifest.Counts {
+    static func writeFiles(_ run: LinkRun, roads: SourceSpec?, territory: Territory, to dir: URL,
+                           observer: PipelineObserver? = nil) throws -> SnapshotManifest.Counts {
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
         try RunWriter.writeLinks(run, to: path("links.csv"))
         try RunWriter.writeRejects(run, to: path("rejects.csv"))
         try RunWriter.writeReport(run.report, to: path("report.json"))
+        try ReportFile.write(run, to: path(ReportFile.name), observer: observer)
         try RunWriter.writeAddresses(run, to: path("addresses.geojson"))
         try FootprintOutputs.write(run, buildings: path("buildings.geojson"), units: path("units.geojson"),
                                    features: path("features.geojson"))

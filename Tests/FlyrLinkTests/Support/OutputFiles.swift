@@ -33,7 +33,8 @@ enum OutputFiles {
         feature["properties"] as? [String: Any] ?? [:]
     }
 
-    /// Every file of an output directory, with report.json's `run` section (wall times, threads) removed.
+    /// Every file of an output directory, with report.json's `run` section (wall times, threads)
+    /// removed, and report.html's copy of it (between `<!--run-->` and `<!--/run-->`).
     static func comparableContents(_ dir: URL) throws -> [String: Data] {
         var out: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() {
@@ -42,6 +43,7 @@ enum OutputFiles {
                 obj["run"] = nil
                 data = try JSONSerialization.data(withJSONObject: obj, options: [.sortedKeys])
             }
+            if name == "report.html" { data = Data(ReportText.withoutRunSection(String(decoding: data, as: UTF8.self)).utf8) }
             out[name] = data
         }
         return out
@@ -77,5 +79,13 @@ enum CSVText {
         }
         if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
         return rows
+    }
+}
+
+/// report.html's text apart from its wall times.
+enum ReportText {
+    static func withoutRunSection(_ page: String) -> String {
+        guard let start = page.range(of: "<!--run-->"), let end = page.range(of: "<!--/run-->", range: start.upperBound..<page.endIndex) else { return page }
+        return String(page[..<start.lowerBound]) + String(page[end.upperBound...])
     }
 }

@@ -1,0 +1,182 @@
+import Foundation
+
+/// An output directory as flyr-link wrote it, read back for `flyr-link report`: report.json,
+/// rejects.csv, and addresses/buildings/units GeoJSON when present (gzipped in a snapshot version),
+/// else (a `--only links` output) links.csv. The values are the files' own, so the page is the one
+/// the run drew.
+struct OutputDirectoryContents: ReportSource {
+    let report: RunReport
+    let frame: LocalMetricFrame
+    let rejectsByReason: [String: Int]
+    let hasGeometry: Bool
+
+    private var addressIDs: [String] = []
+    private var houseNumbers: [String?] = []
+    private var addressPoints: [Point2] = []
+    private var outcomes: [AddressOutcome] = []
+    private var buildingIDs: [String] = []
+    private var buildingFootprints: [Footprint] = []
+    private var buildingBoxes: [BBox] = []
+    private var unitBuildings: [Int] = []
+    private var unitFootprints: [Footprint] = []
+
+    init(directory: String) throws {
+        func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+        guard let json = FileManager.default.contents(atPath: path("report.json")) else {
+            throw InputError("\(directory) is not a flyr-link output directory: no report.json")
+        }
+        do {
+            report = try RunWriter.reportDecoder().decode(RunReport.self, from: json)
+        } catch {
+            throw InputError("\(path("report.json")) cannot be read as a flyr-link report: \(error)")
+        }
+        frame = try Self.frame(report.metricFrame)
+        var rejects: [String: Int] = [:]
+        if let data = FileManager.default.contents(atPath: path("rejects.csv")) {
+            let rows = CSVRows.parse(String(decoding: data, as: UTF8.self))
+            if let header = rows.first, let l = header.firstIndex(of: "layer"), let r = header.firstIndex(of: "reason") {
+                for row in rows.dropFirst() where row.count > max(l, r) { rejects["\(row[l]): \(row[r])", default: 0] += 1 }
+            }
+        }
+        rejectsByReason = rejects
+        hasGeometry = Self.geoJSONExists(path("addresses.geojson"))
+        if hasGeometry {
+            try readGeometry(path)
+        } else {
+            try readLinks(path("links.csv"))
+        }
+    }
+
+    /// The frame report.json names (`+proj=tmerc +lat_0=… +lon_0=…`).
+    static func frame(_ proj: String) throws(InputError) -> LocalMetricFrame {
+        func value(_ key: String) -> Double? {
+            proj.split(separator: " ").first { $0.hasPrefix("+\(key)=") }.flatMap { Double($0.dropFirst(key.count + 2)) }
+        }
+        guard proj.contains("+proj=tmerc"), let lat = value("lat_0"), let lon = value("lon_0") else {
+            throw InputError("report.json names a metric frame flyr-link does not write: \(proj)")
+        }
+        return LocalMetricFrame(center: Point2(x: lon, y: lat))
+    }
+
+    private mutating func readGeometry(_ path: (String) -> String) throws {
+        var buildingIndex: [String: Int] = [:]
+        try Self.features(path("buildings.geojson"), keys: ["id"]) { geometry, values in
+            let id = values[0] ?? ""
+            let f: Footprint = if case .polygons(let f)? = geometry { f } else { .empty }
+            if buildingIndex[id] == nil { buildingIndex[id] = buildingIDs.count }
+            buildingIDs.append(id)
+            buildingFootprints.append(f)
+            buildingBoxes.append(f.bbox)
+        }
+        try Self.features(path("addresses.geojson"), keys: ["id", "house_number", "building_id", "match_method", "confidence", "distance_m"]) { geometry, v in
+            addressIDs.append(v[0] ?? "")
+            houseNumbers.append(v[1])
+            let point: Point2 = if case .point(let p)? = geometry { p } else { Point2(x: .nan, y: .nan) }
+            addressPoints.append(point)
+            if let b = v[2].flatMap({ buildingIndex[$0] }) {
+                outcomes.append(AddressOutcome(building: b, method: v[3].flatMap(MatchMethod.init(rawValue:)),
+                                               confidence: v[4].flatMap(Double.init) ?? 0, distance: v[5].flatMap(Double.init) ?? 0))
+            } else {
+                outcomes.append(.unlinked)
+            }
+        }
+        if Self.geoJSONExists(path("units.geojson")) {
+            try Self.features(path("units.geojson"), keys: ["building_id"]) { geometry, v in
+                guard let b = v[0].flatMap({ buildingIndex[$0] }), case .polygons(let f)? = geometry else { return }
+                unitBuildings.append(b)
+                unitFootprints.append(f)
+            }
+        }
+    }
+
+    /// A links-only output: the linked addresses, in links.csv's order, and the buildings they name.
+    private mutating func readLinks(_ path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else { throw InputError("cannot read \(path)") }
+        let rows = CSVRows.parse(String(decoding: data, as: UTF8.self))
+        guard let header = rows.first, let a = header.firstIndex(of: "address_id"), let b = header.firstIndex(of: "building_id"),
+              let m = header.firstIndex(of: "match_method"), let c = header.firstIndex(of: "confidence"),
+              let d = header.firstIndex(of: "distance_m") else { throw InputError("\(path) is not a flyr-link links.csv") }
+        var buildingIndex: [String: Int] = [:]
+        for row in rows.dropFirst() where row.count > max(a, b, m, c, d) {
+            let building = buildingIndex[row[b]] ?? {
+                buildingIndex[row[b]] = buildingIDs.count
+                buildingIDs.append(row[b])
+                buildingBoxes.append(.empty)
+                return buildingIDs.count - 1
+            }()
+            addressIDs.append(row[a])
+            houseNumbers.append(nil)
+            outcomes.append(AddressOutcome(building: building, method: MatchMethod(rawValue: row[m]),
+                                           confidence: Double(row[c]) ?? 0, distance: Double(row[d]) ?? 0))
+        }
+    }
+
+    /// The GeoJSON file, or its gzipped copy (snapshot versions keep their layers as `.geojson.gz`).
+    static func geoJSONExists(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path) || FileManager.default.fileExists(atPath: path + ".gz")
+    }
+
+    /// Each feature of a GeoJSON FeatureCollection (`path`, else `path.gz`): its geometry and the
+    /// properties named by `keys` (as text; nil when null or absent).
+    static func features(_ path: String, keys: [String], _ body: (SourceGeometry?, [String?]) -> Void) throws {
+        if FileManager.default.fileExists(atPath: path) {
+            let file = try MappedFile(path: path)
+            try scan(file.bytes, mapped: true, path: path, keys: keys, body)
+        } else {
+            let bytes = try Gzip.decompressFile(path + ".gz")
+            try bytes.withUnsafeBytes { try scan($0, mapped: false, path: path + ".gz", keys: keys, body) }
+        }
+    }
+
+    private static func scan(_ bytes: UnsafeRawBufferPointer, mapped: Bool, path: String, keys: [String],
+                             _ body: (SourceGeometry?, [String?]) -> Void) throws {
+        var s = GeoJSONScanner(bytes, mapped: mapped)
+        do {
+            guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
+            repeat {
+                let key = try s.string()
+                try s.expect(UInt8(ascii: ":"))
+                guard key == "features" else { try s.skipValue(); continue }
+                guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { continue }
+                repeat {
+                    var geometry: SourceGeometry?
+                    var values = [String?](repeating: nil, count: keys.count)
+                    guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { continue }
+                    repeat {
+                        let member = try s.string()
+                        try s.expect(UInt8(ascii: ":"))
+                        switch member {
+                        case "geometry": geometry = try GeoJSONGeometry.read(&s)
+                        case "properties":
+                            if try s.peek() == UInt8(ascii: "n") { try s.literal("null"); break }
+                            guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { break }
+                            repeat {
+                                let name = try s.string()
+                                try s.expect(UInt8(ascii: ":"))
+                                if let k = keys.firstIndex(of: name) { values[k] = try s.scalarText() } else { try s.skipValue() }
+                            } while try s.more(closer: UInt8(ascii: "}"))
+                        default: try s.skipValue()
+                        }
+                    } while try s.more(closer: UInt8(ascii: "}"))
+                    body(geometry, values)
+                    s.releaseConsumed()
+                } while try s.more(closer: UInt8(ascii: "]"))
+            } while try s.more(closer: UInt8(ascii: "}"))
+        } catch {
+            throw InputError("\(path): \(error)")
+        }
+    }
+
+    var addressCount: Int { addressIDs.count }
+    func addressID(_ a: Int) -> String { addressIDs[a] }
+    func houseNumber(_ a: Int) -> String? { houseNumbers[a] }
+    func addressLonLat(_ a: Int) -> Point2? { a < addressPoints.count ? addressPoints[a] : nil }
+    func outcome(ofAddress a: Int) -> AddressOutcome { outcomes[a] }
+    var buildingCount: Int { buildingIDs.count }
+    func buildingID(_ b: Int) -> String { buildingIDs[b] }
+    func buildingLonLatBox(_ b: Int) -> BBox { buildingBoxes[b] }
+    func buildingFootprint(_ b: Int) -> Footprint { b < buildingFootprints.count ? buildingFootprints[b] : .empty }
+    var unitCount: Int { unitFootprints.count }
+    func unitBuilding(_ u: Int) -> Int { unitBuildings[u] }
+    func unitFootprint(_ u: Int) -> Footprint { unitFootprints[u] }
+}
