@@ -173,6 +173,10 @@ final class OutputFormatTests: XCTestCase {
             XCTAssertTrue(Set(columns).isSubset(of: gpColumns), "\(layer): \(gpColumns)")
             let gpFeatures = try XCTUnwrap((gp["features"] as? [String: Any])?["features"] as? [[String: Any]])
             XCTAssertEqual(try Self.canonical(gpFeatures), try Self.canonical(expected), "\(layer): GeoPandas reads other features")
+            // pyarrow's footer: the bbox columns' statistics, which readers prune row groups by.
+            let pa = try XCTUnwrap(result["pyarrow"] as? [String: Any], "\(layer): \(result)")
+            XCTAssertEqual(pa["bbox_statistics"] as? Bool, true, layer)
+            XCTAssertEqual(pa["row_groups"] as? Int, 1, layer)
             // DuckDB
             let db = try XCTUnwrap(result["duckdb"] as? [String: Any], "\(layer): \(result)")
             XCTAssertEqual(db["rows"] as? Int, expected.count, layer)

@@ -1,7 +1,8 @@
 """Reads GeoParquet files the way a data engineer would: GeoPandas (pyarrow) and DuckDB.
 
 For each file prints one JSON line: what GeoPandas read (rows, columns, CRS, geometry types,
-bounds and, with --features, the rows as a GeoJSON FeatureCollection) and what DuckDB read
+bounds and, with --features, the rows as a GeoJSON FeatureCollection), what pyarrow's footer
+reader says of its row groups and bbox statistics, and what DuckDB read
 (rows, columns, the `geo` key-value metadata parsed, and, when DuckDB's spatial extension
 can be loaded, the rows whose WKB ST_GeomFromWKB parses). Exits 1 when a reader fails.
 """
@@ -10,6 +11,7 @@ import sys
 
 import duckdb
 import geopandas
+import pyarrow.parquet
 
 
 def with_geopandas(path, features):
@@ -24,6 +26,18 @@ def with_geopandas(path, features):
     if features:
         out["features"] = json.loads(gdf.drop(columns=["bbox"], errors="ignore").to_json(na="null", drop_id=True))
     return out
+
+
+def with_pyarrow(path):
+    """Row groups, and whether every row group's bbox columns carry min/max statistics."""
+    md = pyarrow.parquet.ParquetFile(path).metadata
+    stats = True
+    for g in range(md.num_row_groups):
+        for i in range(md.num_columns):
+            c = md.row_group(g).column(i)
+            if c.path_in_schema.startswith("bbox."):
+                stats = stats and c.statistics is not None and c.statistics.has_min_max
+    return {"row_groups": md.num_row_groups, "bbox_statistics": stats, "created_by": md.created_by}
 
 
 def with_duckdb(path):
@@ -57,6 +71,11 @@ def main(argv):
             result["geopandas"] = with_geopandas(path, features)
         except Exception as e:  # a reader's failure is the finding
             result["geopandas_error"] = f"{type(e).__name__}: {e}"
+            status = 1
+        try:
+            result["pyarrow"] = with_pyarrow(path)
+        except Exception as e:
+            result["pyarrow_error"] = f"{type(e).__name__}: {e}"
             status = 1
         try:
             result["duckdb"] = with_duckdb(path)
