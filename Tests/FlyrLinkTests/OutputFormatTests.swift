@@ -115,6 +115,27 @@ final class OutputFormatTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path).filter { $0.hasPrefix(".") }, [], "no staging left")
     }
 
+    func testAKilledGeoPackageRunLeavesThePreviousFileAndNoStaging() throws {
+        let tmp = TestPaths.temporaryDirectory(self)
+        let gpkg = tmp.appendingPathComponent("c.gpkg").path
+        try run(gpkg, [])
+        let before = try Data(contentsOf: URL(fileURLWithPath: gpkg))
+        let arguments = ["run", "--buildings", TestPaths.rowsBuildings, "--addresses", TestPaths.rowsAddresses,
+                         "--out", gpkg, "--quiet", "--max-distance", "10"]
+        for (sig, status) in [(SIGTERM, Int32(143)), (SIGINT, Int32(130))] {
+            // Paused with the new GeoPackage complete in the staging directory, not yet renamed.
+            let p = try BackgroundProcess(arguments, environment: ["FLYR_TEST_PAUSE_AT": "staged"])
+            XCTAssertTrue(p.waitFor("test pause at staged"), "never reached staged: \(p.stderr)")
+            let staging = tmp.appendingPathComponent(".c.gpkg.tmp-\(p.pid)")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: staging.appendingPathComponent("output.gpkg").path), "staged GeoPackage")
+            kill(p.pid, sig)
+            p.process.waitUntilExit()
+            XCTAssertEqual(p.process.terminationStatus, status, "signal \(sig)")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), ["c.gpkg"], "signal \(sig): staging removed")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: gpkg)), before, "signal \(sig): the previous GeoPackage is untouched")
+        }
+    }
+
     // MARK: FlatGeobuf
 
     func testFlatGeobufDirectoryOpensInGDALWithTheDirectorysFeatures() throws {
