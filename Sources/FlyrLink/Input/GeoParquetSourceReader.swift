@@ -7,14 +7,26 @@ import GeoParquet
 enum GeoParquetSourceReader {
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, lonLatBox: BBox?,
                      sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
-        if let why = LocalSource.problem(spec.location) ?? (LocalSource.kind(spec.location) == .directory ? "is a directory, not a file" : nil) {
+        let remote = RemoteLocation(spec.location)
+        if remote == nil, let why = LocalSource.problem(spec.location) ?? (LocalSource.kind(spec.location) == .directory ? "is a directory, not a file" : nil) {
             throw InputError("\(role.rawValue): cannot open \(spec.location): \(why)")
         }
         let file: GeoParquetFile
+        var http: HTTPRangeSource?
         do {
-            file = try GeoParquetFile(path: spec.location)
-        } catch {
+            if let remote {
+                // A URL or an S3 object: the footer and the needed column chunks by range requests.
+                do { http = try HTTPRangeSource(remote) } catch { throw InputError("\(role.rawValue): \(spec.description): \(error)") }
+                file = try GeoParquetFile(source: http!, name: spec.description)
+            } else {
+                file = try GeoParquetFile(path: spec.location)
+            }
+        } catch let error as GeoParquetError {
             throw InputError("\(role.rawValue): \(error.description)")
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw InputError("\(role.rawValue): \(spec.description): \(error)")
         }
         let geometryName = spec.layer ?? file.primaryGeometryColumn
         guard let geometryName, let geometry = file.geometryColumn(named: geometryName) else {
@@ -59,7 +71,8 @@ enum GeoParquetSourceReader {
                                 crsDefinition: crs, resolvedFields: resolved, attributeFilter: nil, records: sink.finish(),
                                 recordCount: sink.count)
         table.parquet = .init(rowGroupsTotal: stats.rowGroupsTotal, rowGroupsRead: stats.rowGroupsRead, bytesRead: stats.bytesRead,
-                              rowsInFile: file.numRows, rowsSkippedByBBox: file.numRows - stats.rowsReturned)
+                              rowsInFile: file.numRows, rowsSkippedByBBox: file.numRows - stats.rowsReturned,
+                              bytesFetched: http?.bytesFetched, requests: http?.requests)
         table.fields = file.columns.filter { $0.path != geometryName }.map { SourceField(name: $0.path, type: $0.valueKind) }
         return table
     }
