@@ -50,8 +50,12 @@ enum RowDetector {
     static let wallReach = 0.35
 
     /// Where the outline shows party walls across the row: positions along the axis shared by two
-    /// or more of its vertices (within 0.3 m), away from the row's ends: the notches and steps
+    /// or more of its vertices (within `wallTolerance`), away from the row's ends: the notches and steps
     /// where one house's front or back wall meets the next's. A plain rectangle has none.
+    /// Vertices this close along the row are one wall: walls drawn square. A wall drawn askew is
+    /// left alone (a cut through it would leave slivers of the next house).
+    static let wallTolerance = 0.01
+
     static func partyWalls(_ vertexPositions: [Double], start: Double, end: Double) -> [Double] {
         let inner = vertexPositions.filter { $0 > start + 0.5 * minUnitWidth && $0 < end - 0.5 * minUnitWidth }.sorted()
         var walls: [Double] = []
@@ -61,7 +65,7 @@ enum RowDetector {
             group.removeAll(keepingCapacity: true)
         }
         for x in inner {
-            if let first = group.first, x - first > 0.3 { close() }
+            if let first = group.first, x - first > wallTolerance { close() }
             group.append(x)
         }
         close()

@@ -157,6 +157,15 @@ enum TownhouseSplitter {
         let reach = order.width + 10
         return try stretches(order).map { (span) throws(GEOSError) -> Footprint in
             var piece = context.footprint(try context.clip(footprint, to: BBox(minX: span.lower, minY: -reach, maxX: span.upper, maxY: reach)))
+            // A cut on a party wall runs through the wall's corners (square within
+            // `RowDetector.wallTolerance`), and the clip can return a sliver along the cut beside
+            // the slice, no wider than that: not a part of the slice.
+            if piece.polygonCount > 1 {
+                piece.polygons = piece.polygons.filter { part in
+                    !part.shell.allSatisfy { abs($0.x - span.lower) <= RowDetector.wallTolerance }
+                        && !part.shell.allSatisfy { abs($0.x - span.upper) <= RowDetector.wallTolerance }
+                }
+            }
             piece.movePoints { transform(order.point(along: $0.x, across: $0.y)) }
             return piece
         }
