@@ -171,9 +171,15 @@ final class RemoteSourceTests: XCTestCase {
         XCTAssertEqual(env.status, 0, env.stderr)
         let python = env.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let info = dir.appendingPathComponent("s3.json")
+        // The buildings also as a partitioned dataset: two parts under a prefix, and a marker object.
+        let parts = TestPaths.fixture("city2k-parts"), marker = dir.appendingPathComponent("_SUCCESS")
+        FileManager.default.createFile(atPath: marker.path, contents: Data())
         let server = try LoopbackServer(python: python, script: "s3_server.py",
                                         arguments: ["--info-file", info.path, "--bucket", "flyr-test",
-                                                    "\(city)/buildings.snappy.parquet", "\(city)/addresses.zstd.parquet"],
+                                                    "\(city)/buildings.snappy.parquet", "\(city)/addresses.zstd.parquet",
+                                                    "city/theme=buildings/part-0.snappy.parquet=\(parts)/part-0.snappy.parquet",
+                                                    "city/theme=buildings/part-1.snappy.parquet=\(parts)/part-1.snappy.parquet",
+                                                    "city/theme=buildings/_SUCCESS=\(marker.path)"],
                                         infoFile: info, test: self)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(server.info.utf8)) as? [String: Any])
         let port = try XCTUnwrap(json["port"] as? Int)
@@ -187,6 +193,20 @@ final class RemoteSourceTests: XCTestCase {
         XCTAssertEqual(remote.status, 0, remote.stderr)
         try assertSameOutputs(dir.appendingPathComponent("local"), dir.appendingPathComponent("s3"))
         XCTAssertGreaterThan(try parquetSection(dir.appendingPathComponent("s3"), "buildings")["bytes_fetched"] ?? 0, 0)
+
+        // A prefix: its .parquet objects in key order, rows numbered through them: the same outputs.
+        let partitioned = try ProcessRunner.flyrLink(["run", "--buildings", "s3://flyr-test/city/theme=buildings/",
+                                                      "--addresses", "s3://flyr-test/addresses.zstd.parquet",
+                                                      "--out", dir.appendingPathComponent("prefix").path, "--campaign", Self.campaign, "--quiet"],
+                                                     environment: environment)
+        XCTAssertEqual(partitioned.status, 0, partitioned.stderr)
+        try assertSameOutputs(dir.appendingPathComponent("local"), dir.appendingPathComponent("prefix"))
+        let p = try parquetSection(dir.appendingPathComponent("prefix"), "buildings")
+        XCTAssertEqual(p["row_groups_total"], 4)
+        XCTAssertEqual(p["rows_in_file"], 2000)
+        let empty = try ProcessRunner.flyrLink(["inspect", "s3://flyr-test/nothing-here/"], environment: environment)
+        XCTAssertNotEqual(empty.status, 0)
+        XCTAssertTrue(empty.stderr.contains("s3://flyr-test/nothing-here/: no .parquet object under this prefix"), empty.stderr)
 
         environment["AWS_SECRET_ACCESS_KEY"] = "not-the-secret"
         let refused = try run("/vsis3/flyr-test", out: dir.appendingPathComponent("refused"), environment: environment)
@@ -212,6 +232,13 @@ final class RemoteSourceTests: XCTestCase {
         XCTAssertEqual(RemoteLocation("/vsicurl/http://127.0.0.1:8/a.parquet"), .http(url: "http://127.0.0.1:8/a.parquet"))
         XCTAssertEqual(RemoteLocation("s3://bucket/dir/a.parquet"), .s3(bucket: "bucket", key: "dir/a.parquet"))
         XCTAssertEqual(RemoteLocation("/vsis3/bucket/dir/a.parquet"), .s3(bucket: "bucket", key: "dir/a.parquet"))
+        XCTAssertEqual(RemoteLocation("s3://bucket"), .s3(bucket: "bucket", key: ""))
+        XCTAssertTrue(RemoteLocation("s3://bucket/release/theme=buildings/")?.isPrefix ?? false)
+        XCTAssertFalse(RemoteLocation("s3://bucket/release/a.parquet")?.isPrefix ?? true)
+        XCTAssertTrue(SourceSpec.parse("s3://bucket/release/theme=buildings/").isGeoParquet)
+        XCTAssertEqual(S3Signer.canonicalQuery([("prefix", "a/theme=b/"), ("list-type", "2")]), "list-type=2&prefix=a%2Ftheme%3Db%2F")
+        XCTAssertEqual(S3ObjectList.elements("Key", in: "<Contents><Key>a&amp;b.parquet</Key></Contents><Contents><Key>c</Key></Contents>"),
+                       ["a&b.parquet", "c"])
         XCTAssertNil(RemoteLocation("data/a.parquet"))
         XCTAssertNil(RemoteLocation("PG:dbname=x"))
         XCTAssertTrue(SourceSpec.parse("https://example.org/a.parquet?x=1").isGeoParquet)

@@ -5,7 +5,7 @@ requests must carry a valid SigV4 signature of an access key it knows. Creates t
 uploads the files, makes a user with an access key allowed to read, then turns authentication
 on and writes {"port", "access_key_id", "secret_access_key"} to --info-file.
 
-    python s3_server.py --info-file FILE --bucket NAME FILE... (each uploaded under its base name)
+    python s3_server.py --info-file FILE --bucket NAME FILE|KEY=FILE... (a FILE under its base name)
 """
 import argparse, json, os, socket, sys, time
 import boto3, requests
@@ -26,8 +26,9 @@ endpoint = f"http://127.0.0.1:{port}"
 setup = dict(endpoint_url=endpoint, region_name="us-east-1", aws_access_key_id="setup", aws_secret_access_key="setup")
 s3 = boto3.client("s3", **setup)
 s3.create_bucket(Bucket=args.bucket)
-for path in args.files:
-    s3.upload_file(path, args.bucket, os.path.basename(path))
+for item in args.files:
+    key, _, path = item.rpartition("=") if "=" in item else (os.path.basename(item), "", item)
+    s3.upload_file(path, args.bucket, key)
 iam = boto3.client("iam", **setup)
 iam.create_user(UserName="reader")
 iam.put_user_policy(UserName="reader", PolicyName="read", PolicyDocument=json.dumps(

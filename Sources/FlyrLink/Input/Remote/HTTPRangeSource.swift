@@ -88,21 +88,29 @@ final class HTTPRangeSource: ByteSource, @unchecked Sendable {
         return r.body
     }
 
-    /// One GET, tried up to `attempts` times while the failure is transient; a 2xx response, or
-    /// the error that ends the read.
+    /// One ranged GET of the object, with retries (`send`).
     private static func send(_ transfer: HTTPTransfer, _ location: RemoteLocation, _ s3: S3Configuration?, range: String,
                              counters: inout (requests: Int, bytes: Int)) throws(RemoteSourceError) -> HTTPTransfer.Response {
-        var delay = firstRetryDelay
-        for attempt in 1...attempts {
-            let url: String, headers: [String]
+        try send(transfer, signed: s3.map { $0.signer != nil }, counters: &counters) {
             switch location {
             case let .http(u):
-                (url, headers) = (u, ["Range: \(range)"])
+                return (u, ["Range: \(range)"])
             case let .s3(bucket, key):
                 let target = s3?.request(bucket: bucket, key: key) ?? (url: "", host: "", path: "")
                 let signed = s3?.signer?.headers(host: target.host, path: target.path, range: range) ?? ["Range: \(range)"]
-                (url, headers) = (target.url, ["Host: \(target.host)"] + signed)
+                return (target.url, ["Host: \(target.host)"] + signed)
             }
+        }
+    }
+
+    /// One GET, tried up to `attempts` times while the failure is transient; a 2xx response, or
+    /// the error that ends the read. `request` gives the URL and headers of each attempt (an S3
+    /// signature holds the time). `signed`: whether S3 requests are signed (nil: not S3).
+    static func send(_ transfer: HTTPTransfer, signed: Bool?, counters: inout (requests: Int, bytes: Int),
+                     request: () -> (url: String, headers: [String])) throws(RemoteSourceError) -> HTTPTransfer.Response {
+        var delay = firstRetryDelay
+        for attempt in 1...attempts {
+            let (url, headers) = request()
             counters.requests += 1
             let last = attempt == attempts
             let suffix = attempt > 1 ? " (after \(attempt) attempts)" : ""
@@ -126,7 +134,7 @@ final class HTTPRangeSource: ByteSource, @unchecked Sendable {
                 delay *= 2
                 continue
             }
-            throw RemoteSourceError("HTTP \(r.status) \(reasonPhrase(r.status))\(detail(r, signed: s3.map { $0.signer != nil }))\(suffix)")
+            throw RemoteSourceError("HTTP \(r.status) \(reasonPhrase(r.status))\(detail(r, signed: signed))\(suffix)")
         }
         throw RemoteSourceError("no attempt made")   // attempts ≥ 1: not reached
     }

@@ -17,14 +17,22 @@ enum RemoteLocation: Equatable {
             self = .http(url: url)
         } else if lower.hasPrefix("s3://") || lower.hasPrefix("/vsis3/") {
             let rest = text.dropFirst(lower.hasPrefix("s3://") ? "s3://".count : "/vsis3/".count)
-            guard let slash = rest.firstIndex(of: "/"), slash != rest.startIndex else { return nil }
-            self = .s3(bucket: String(rest[..<slash]), key: String(rest[rest.index(after: slash)...]))
+            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+            guard slash != rest.startIndex else { return nil }
+            self = .s3(bucket: String(rest[..<slash]), key: slash == rest.endIndex ? "" : String(rest[rest.index(after: slash)...]))
         } else {
             return nil
         }
     }
 
     static func isRemote(_ text: String) -> Bool { RemoteLocation(text) != nil }
+
+    /// An S3 prefix (`s3://bucket/dir/`, `s3://bucket/`) rather than one object: a partitioned
+    /// dataset, read as every `.parquet` object under it.
+    var isPrefix: Bool {
+        if case let .s3(_, key) = self { return key.isEmpty || key.hasSuffix("/") }
+        return false
+    }
 
     /// The path part (no query), for telling the format by its extension.
     var pathForExtension: String {

@@ -13,8 +13,9 @@ struct S3Signer: Sendable {
     static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
     /// The headers to send with a GET of `path` (already URI-encoded, as in the request line) on
-    /// `host` (with `:port` when the URL has one), at `date`. `range`: the Range header's value.
-    func headers(host: String, path: String, range: String?, date: Date = Date()) -> [String] {
+    /// `host` (with `:port` when the URL has one), at `date`. `range`: the Range header's value;
+    /// `query`: the canonical query string (`S3Signer.canonicalQuery`), as sent.
+    func headers(host: String, path: String, query: String = "", range: String?, date: Date = Date()) -> [String] {
         let stamp = Self.timestamp(date)
         let day = String(stamp.prefix(8))
         var signed: [(String, String)] = [("host", host)]
@@ -23,7 +24,7 @@ struct S3Signer: Sendable {
         signed.append(("x-amz-date", stamp))
         if let sessionToken { signed.append(("x-amz-security-token", sessionToken)) }
         let signedNames = signed.map(\.0).joined(separator: ";")
-        let canonicalRequest = ["GET", path, "", signed.map { "\($0.0):\($0.1)\n" }.joined(), signedNames,
+        let canonicalRequest = ["GET", path, query, signed.map { "\($0.0):\($0.1)\n" }.joined(), signedNames,
                                 Self.emptyPayloadHash].joined(separator: "\n")
         let scope = "\(day)/\(region)/s3/aws4_request"
         let stringToSign = ["AWS4-HMAC-SHA256", stamp, scope, SHA256.hash(Array(canonicalRequest.utf8))].joined(separator: "\n")
@@ -64,13 +65,24 @@ struct S3Signer: Sendable {
         return s.finish()
     }
 
+    /// Query parameters as SigV4 signs them (and as they must be sent): names and values
+    /// percent-encoded, `/` included, sorted by name.
+    static func canonicalQuery(_ parameters: [(String, String)]) -> String {
+        parameters.map { (encode($0.0, keepSlash: false), encode($0.1, keepSlash: false)) }
+            .sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+    }
+
     /// A key's path as S3 signs it: every byte but the unreserved ones and `/` percent-encoded.
-    static func encodePath(_ key: String) -> String {
+    static func encodePath(_ key: String) -> String { encode(key, keepSlash: true) }
+
+    private static func encode(_ text: String, keepSlash: Bool) -> String {
         var out = ""
-        for b in key.utf8 {
+        for b in text.utf8 {
             switch b {
+            case UInt8(ascii: "/") where keepSlash:
+                out.append("/")
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 out.unicodeScalars.append(Unicode.Scalar(b))
             default:
                 out += String(format: "%%%02X", b)
