@@ -128,6 +128,18 @@ final class RemoteSourceTests: XCTestCase {
         XCTAssertEqual(logged.dropFirst().first?.range, logged.first?.range, "the same request again")
     }
 
+    /// A connection closed without an answer (curl: empty reply) is tried again, like a 503.
+    func testConnectionClosedWithoutAnswerIsRetried() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let server = try LoopbackServer.rangeServer(root: city, dir: dir, resetFirst: 2, test: self)
+        let r = try ProcessRunner.flyrLink(["inspect", "\(server.base)/buildings.snappy.parquet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("features: 2000"), r.stdout)
+        let logged = LoggedRequest.read(server.log)
+        XCTAssertEqual(logged.prefix(3).map(\.status), [0, 0, 206])
+        XCTAssertEqual(Set(logged.prefix(3).map(\.range)), ["bytes=-8"], "the same request again")
+    }
+
     /// A server that keeps failing: the run stops with one line after a few attempts.
     func testPersistentServerErrorIsOneLineAfterRetries() throws {
         let dir = TestPaths.temporaryDirectory(self)

@@ -3,10 +3,11 @@
 GeoParquet tests. Serves the files under --root; answers GET and HEAD with `Range: bytes=a-b`,
 `bytes=a-` and `bytes=-n` (206 with Content-Range), 416 for a range past the end; 404 for a
 missing file, 403 for any path under /forbidden/; with --fail-first N, the first N requests get
-503. Every request is appended to --log as `METHOD path range status body_bytes`. The port it
+503; with --reset-first N, the first N requests get no answer, their connection closed (logged
+with status 0). Every request is appended to --log as `METHOD path range status body_bytes`. The port it
 listens on (127.0.0.1, chosen by the system) is written to --port-file once it is listening.
 
-    range_server.py --root DIR --port-file FILE [--log FILE] [--fail-first N]
+    range_server.py --root DIR --port-file FILE [--log FILE] [--fail-first N] [--reset-first N]
 """
 import argparse, os, re, sys, threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -46,6 +47,9 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             requests_seen += 1
             n = requests_seen
+        if n <= args.reset_first:
+            self.close_connection = True
+            return self.record(0, 0, rng)
         if n <= args.fail_first:
             return self.reply(503, b"try again\n", rng=rng)
         path = self.path.split("?", 1)[0]
@@ -79,6 +83,7 @@ def main():
     p.add_argument("--port-file", required=True)
     p.add_argument("--log")
     p.add_argument("--fail-first", type=int, default=0)
+    p.add_argument("--reset-first", type=int, default=0)
     args = p.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
