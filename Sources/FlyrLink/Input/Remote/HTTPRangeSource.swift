@@ -50,31 +50,27 @@ final class HTTPRangeSource: ByteSource, @unchecked Sendable {
     func read(offset: Int, count: Int) throws -> [UInt8] {
         lock.lock()
         defer { lock.unlock() }
-        do {
-            for block in [tail] + blocks where offset >= block.offset && offset + count <= block.offset + block.bytes.count {
-                let start = offset - block.offset
-                return Array(block.bytes[start..<(start + count)])
-            }
-            return try fetch(offset..<(offset + count))
+        for block in [tail] + blocks where offset >= block.offset && offset + count <= block.offset + block.bytes.count {
+            let start = offset - block.offset
+            return Array(block.bytes[start..<(start + count)])
         }
+        return try fetch(offset..<(offset + count))
     }
 
     func prepare(_ ranges: [Range<Int>]) throws {
         lock.lock()
         defer { lock.unlock() }
-        do {
-            blocks = []
-            var merged: [Range<Int>] = []
-            for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where !r.isEmpty {
-                if let last = merged.last, r.lowerBound <= last.upperBound + Self.coalesceGap {
-                    merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
-                } else {
-                    merged.append(r)
-                }
+        blocks = []   // the previous row group's chunks are decoded: only the new ones are kept
+        var merged: [Range<Int>] = []
+        for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where !r.isEmpty {
+            if let last = merged.last, r.lowerBound <= last.upperBound + Self.coalesceGap {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                merged.append(r)
             }
-            for r in merged where !(r.lowerBound >= tail.offset && r.upperBound <= tail.offset + tail.bytes.count) {
-                blocks.append((r.lowerBound, try fetch(r)))
-            }
+        }
+        for r in merged where !(r.lowerBound >= tail.offset && r.upperBound <= tail.offset + tail.bytes.count) {
+            blocks.append((r.lowerBound, try fetch(r)))
         }
     }
 
