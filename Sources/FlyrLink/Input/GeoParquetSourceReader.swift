@@ -50,10 +50,14 @@ enum GeoParquetSourceReader {
         let box = try lonLatBox.flatMap { b throws(InputError) in try sourceBox(b, crs: crs, role: role, spec: spec) }
         var report = ParquetReadReport(rowGroupsTotal: 0, rowGroupsRead: 0, bytesRead: 0, rowsInFile: 0, rowsSkippedByBBox: 0,
                                        bytesFetched: http.map { _ in 0 }, requests: http.map { _ in 0 })
+        var opened: [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] = [:]
         for index in parts.indices {
             if index > 0 {
                 // The next part of a partitioned dataset: the first part's geometry column and fields.
-                (file, http) = try open(parts[index], spec: spec, role: role)
+                // Footers are fetched `openAhead` parts at a time, concurrently: for a prefix of
+                // hundreds of objects the round trips, not the bytes, are what a read waits for.
+                if opened[index] == nil { opened = openConcurrently(parts, index..<min(index + openAhead, parts.count), spec: spec, role: role) }
+                (file, http) = try opened.removeValue(forKey: index)!.get()
                 if let missing = ([geometryName] + columns).first(where: { name in !file.columns.contains { $0.path == name } }) {
                     throw InputError("\(role.rawValue): \(file.path) has no column '\(missing)', which the first file of \(spec.description) has")
                 }
@@ -92,6 +96,32 @@ enum GeoParquetSourceReader {
         table.parquet = report
         table.fields = fields
         return table
+    }
+
+    /// How many parts of a partitioned dataset have their footers fetched at once.
+    static let openAhead = 8
+
+    /// `open` for the parts in `range`, on as many threads; results by part index.
+    private static func openConcurrently(_ parts: [RemoteLocation?], _ range: Range<Int>, spec: SourceSpec,
+                                         role: LayerRole) -> [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] {
+        let results = OpenedParts()
+        DispatchQueue.concurrentPerform(iterations: range.count) { i in
+            let index = range.lowerBound + i
+            let result: Result<(GeoParquetFile, HTTPRangeSource?), InputError>
+            do throws(InputError) { result = .success(try open(parts[index], spec: spec, role: role)) } catch { result = .failure(error) }
+            results.set(index, result)
+        }
+        return results.all
+    }
+
+    /// Results collected from the opening threads.
+    private final class OpenedParts: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] = [:]
+        func set(_ index: Int, _ result: Result<(GeoParquetFile, HTTPRangeSource?), InputError>) {
+            lock.withLock { results[index] = result }
+        }
+        var all: [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] { lock.withLock { results } }
     }
 
     /// Opens a local file (`remote` nil) or a remote object: for the latter, only the footer is
