@@ -55,3 +55,4 @@ static int bindLibrary(const char *const *names, const char *const *symbols, voi
 FLYR_BINDING(gdal, FlyrGDAL, FLYR_GDAL_FUNCTIONS, "libgdal.so", "libgdal.so.32")
 FLYR_BINDING(pq, FlyrPQ, FLYR_PQ_FUNCTIONS, "libpq.so", "libpq.so.5")
 FLYR_BINDING(proj, FlyrPROJ, FLYR_PROJ_FUNCTIONS, "libproj.so", "libproj.so.25")
+FLYR_BINDING(curl, FlyrCurl, FLYR_CURL_FUNCTIONS, "libcurl.so", "libcurl.so.4")

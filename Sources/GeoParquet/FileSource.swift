@@ -6,16 +6,19 @@ import Musl
 import Darwin
 #endif
 
-/// Where file bytes come from: a path read with pread(2), or bytes in memory.
+/// Where file bytes come from: a path read with pread(2), bytes in memory, or a `ByteSource`
+/// (e.g. an object read over HTTP).
 enum FileSource: Sendable {
     case path(String)
     case memory([UInt8])
+    case external(any ByteSource)
 }
 
 /// An open handle for ranged reads. Closes its descriptor when released.
 final class RangeReader {
     private let fd: Int32
     private let memory: [UInt8]?
+    private let external: (any ByteSource)?
     let size: Int
     private(set) var bytesRead = 0
 
@@ -24,7 +27,13 @@ final class RangeReader {
         case let .memory(bytes):
             fd = -1
             memory = bytes
+            external = nil
             size = bytes.count
+        case let .external(source):
+            fd = -1
+            memory = nil
+            external = source
+            size = source.size
         case let .path(p):
             let f = open(p, O_RDONLY | O_CLOEXEC)
             guard f >= 0 else {
@@ -41,12 +50,18 @@ final class RangeReader {
             }
             fd = f
             memory = nil
+            external = nil
             size = Int(st.st_size)
         }
     }
 
     deinit {
         if fd >= 0 { close(fd) }
+    }
+
+    /// Announces the ranges about to be read (a remote source fetches them together).
+    func prepare(_ ranges: [Range<Int>]) throws {
+        try external?.prepare(ranges)
     }
 
     /// Reads exactly `count` bytes at `offset` (checked against the file size).
@@ -56,6 +71,7 @@ final class RangeReader {
         }
         bytesRead += count
         if let memory { return Array(memory[offset..<(offset + count)]) }
+        if let external { return try external.read(offset: offset, count: count) }
         var out = [UInt8](repeating: 0, count: count)
         var done = 0
         try out.withUnsafeMutableBytes { buf in

@@ -32,6 +32,11 @@ public struct GeoParquetFile: Sendable {
         try self.init(source: .memory(bytes), name: name)
     }
 
+    /// Reads the file through `source` (e.g. HTTP range requests); `name` is used in error messages.
+    public init(source: any ByteSource, name: String) throws(GeoParquetError) {
+        try self.init(source: .external(source), name: name)
+    }
+
     init(source: FileSource, name: String) throws(GeoParquetError) {
         path = name
         self.source = source
@@ -136,6 +141,12 @@ public struct GeoParquetFile: Sendable {
         guard total == meta.numRows else {
             throw DecodeError.metadata("row groups hold \(total) rows but the footer says \(meta.numRows)")
         }
+    }
+
+    /// The compressed bytes of each row group: the sum of its column chunks' sizes, what reading
+    /// all its columns costs.
+    public var rowGroupCompressedBytes: [Int] {
+        metadata.rowGroups.map { rg in rg.columns.reduce(0) { $0 + Int($1.metaData?.totalCompressedSize ?? 0) } }
     }
 
     /// Info for a geometry column by name.

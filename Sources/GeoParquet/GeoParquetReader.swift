@@ -85,6 +85,12 @@ extension GeoParquetFile {
                 continue
             }
             stats.rowGroupsRead += 1
+            // Every chunk this row group will decode, named up front: a remote source fetches them
+            // together (a chunk whose range is invalid is left to decodeChunk, which says why).
+            var needed = attributes + (geomLeaf.map { [$0] } ?? [])
+            if bbox != nil { needed += coverLeaves ?? [] }
+            let ranges = Set(needed.compactMap { chunkRange(rg, leaf: $0) }).sorted { $0.lowerBound < $1.lowerBound }
+            do { try reader.prepare(ranges) } catch { throw GeoParquetError.from(error, file: path, column: nil) }
             var decoded: [Int: ParquetValues] = [:]
             func column(_ l: LeafColumn, _ kind: OutputKind) throws(GeoParquetError) -> ParquetValues {
                 if let v = decoded[l.index] { return v }
@@ -191,6 +197,17 @@ extension GeoParquetFile {
         return nil
     }
 
+    /// The byte range of a leaf's column chunk in a row group (from the dictionary page, when there
+    /// is one, to the end of its data), or nil when the metadata gives none inside the file's data area.
+    func chunkRange(_ rg: RowGroup, leaf: LeafColumn) -> Range<Int>? {
+        guard leaf.index < rg.columns.count, let md = rg.columns[leaf.index].metaData else { return nil }
+        var start = md.dataPageOffset
+        if let d = md.dictionaryPageOffset, d > 0, d < start { start = d }
+        let length = md.totalCompressedSize
+        guard start >= 4, length > 0, length <= Int64(fileSize), start <= Int64(fileSize) - 8 - length else { return nil }
+        return Int(start)..<Int(start + length)
+    }
+
     private func decodeChunk(_ rg: RowGroup, leaf: LeafColumn, kind: OutputKind, rows: Int,
                              reader: RangeReader) throws(GeoParquetError) -> ParquetValues {
         do {
@@ -205,13 +222,12 @@ extension GeoParquetFile {
             guard ParquetPhysicalType(thrift: md.type) == leaf.physicalType else {
                 throw DecodeError.metadata("column chunk type \(md.type) does not match the schema")
             }
-            var start = md.dataPageOffset
-            if let d = md.dictionaryPageOffset, d > 0, d < start { start = d }
-            let length = md.totalCompressedSize
-            guard start >= 4, length > 0, length <= Int64(fileSize), start <= Int64(fileSize) - 8 - length else {
-                throw DecodeError.truncated("column chunk range \(start)+\(length) lies outside the data area of the \(fileSize)-byte file")
+            guard let range = chunkRange(rg, leaf: leaf) else {
+                var start = md.dataPageOffset
+                if let d = md.dictionaryPageOffset, d > 0, d < start { start = d }
+                throw DecodeError.truncated("column chunk range \(start)+\(md.totalCompressedSize) lies outside the data area of the \(fileSize)-byte file")
             }
-            let bytes = try reader.read(offset: Int(start), count: Int(length))
+            let bytes = try reader.read(offset: range.lowerBound, count: range.count)
             return try ColumnChunkDecoder(leaf: leaf, kind: kind, codec: md.codec).decode(chunk: bytes, numRows: rows)
         } catch {
             throw GeoParquetError.from(error, file: path, column: leaf.dottedPath)

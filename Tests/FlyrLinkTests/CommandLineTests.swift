@@ -134,6 +134,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertFalse(own.contains("libgdal"), "a GeoJSON run loaded GDAL")
         XCTAssertFalse(own.contains("libpq"), "a file run loaded libpq")
         XCTAssertFalse(own.contains("libproj"), "a run in lon/lat loaded PROJ")
+        XCTAssertFalse(own.contains("libcurl"), "a run of local files loaded libcurl")
         let projected = dir.appendingPathComponent("b.fgb").path
         try ProcessRunner.ogr2ogr(["-f", "FlatGeobuf", "-t_srs", "EPSG:3067", projected, TestPaths.helsinkiBuildings])
         let fgb = try loaded(buildings: projected)

@@ -12,7 +12,7 @@ enum GDALSourceReader {
     }
 
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
-        let lower = spec.location.lowercased()
+        let lower = (RemoteLocation(spec.location)?.pathForExtension ?? spec.location).lowercased()
         var openOptions: [String] = []
         if lower.hasSuffix(".csv") {
             openOptions = ["GEOM_POSSIBLE_NAMES=WKT,wkt,geometry,geom,the_geom", "X_POSSIBLE_NAMES=lon,longitude,lng,x",
@@ -22,7 +22,9 @@ enum GDALSourceReader {
         do {
             // GDAL's PostgreSQL driver takes `PG:`; a bare postgresql:// URI gets that prefix.
             let isURI = lower.hasPrefix("postgresql://") || lower.hasPrefix("postgres://")
-            dataset = try GDALVectorDataset(path: isURI ? "PG:" + spec.location : spec.location, openOptions: openOptions)
+            // URLs and S3 objects in other formats go through GDAL's /vsicurl/ and /vsis3/.
+            let path = isURI ? "PG:" + spec.location : RemoteLocation(spec.location)?.gdalPath ?? spec.location
+            dataset = try GDALVectorDataset(path: path, openOptions: openOptions)
         } catch {
             throw InputError("\(role.rawValue): \(error.message)")
         }

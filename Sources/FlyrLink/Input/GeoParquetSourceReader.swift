@@ -7,15 +7,23 @@ import GeoParquet
 enum GeoParquetSourceReader {
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, lonLatBox: BBox?,
                      sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
-        if let why = LocalSource.problem(spec.location) ?? (LocalSource.kind(spec.location) == .directory ? "is a directory, not a file" : nil) {
+        let remote = RemoteLocation(spec.location)
+        if remote == nil, let why = LocalSource.problem(spec.location) ?? (LocalSource.kind(spec.location) == .directory ? "is a directory, not a file" : nil) {
             throw InputError("\(role.rawValue): cannot open \(spec.location): \(why)")
         }
-        let file: GeoParquetFile
-        do {
-            file = try GeoParquetFile(path: spec.location)
-        } catch {
-            throw InputError("\(role.rawValue): \(error.description)")
+        // The files to read: the one named, or every .parquet object under an S3 prefix.
+        let parts: [RemoteLocation?]
+        if case let .s3(bucket, key)? = remote, remote?.isPrefix == true {
+            do {
+                parts = try S3ObjectList.parquetKeys(bucket: bucket, prefix: key, try S3Configuration()).map { .s3(bucket: bucket, key: $0) }
+            } catch {
+                throw InputError("\(role.rawValue): \(spec.description): \(error)")
+            }
+            guard !parts.isEmpty else { throw InputError("\(role.rawValue): \(spec.description): no .parquet object under this prefix") }
+        } else {
+            parts = [remote]
         }
+        var (file, http) = try open(parts[0], spec: spec, role: role)
         let geometryName = spec.layer ?? file.primaryGeometryColumn
         guard let geometryName, let geometry = file.geometryColumn(named: geometryName) else {
             let what = spec.layer.map { "no geometry column '\($0)'" } ?? "no geometry column"
@@ -37,31 +45,106 @@ enum GeoParquetSourceReader {
             if let hit { resolved[canonical] = hit }
         }
         let columns = Array(Set(chosen.compactMap { $0 })).sorted()
+        let fields = file.columns.filter { $0.path != geometryName }.map { SourceField(name: $0.path, type: $0.valueKind) }
 
         let box = try lonLatBox.flatMap { b throws(InputError) in try sourceBox(b, crs: crs, role: role, spec: spec) }
-        sink.reserveCapacity(file.numRows)
-        let stats: ReadStats
-        do {
-            stats = try file.read(columns: columns, geometryColumn: geometryName, bbox: box) { batch in
-                let valueColumns = chosen.map { name in name.flatMap { batch.values[$0] } }
-                for row in 0..<batch.rowCount {
-                    let ordinal = (batch.rowIndices?[row] ?? (batch.firstRowIndex + row)) + 1
-                    let values = valueColumns.map { $0.flatMap { text($0, row) } }
-                    sink.append(SourceTable.Record(ordinal: ordinal, values: values, wkb: batch.geometryWKB[row]))
+        var report = ParquetReadReport(rowGroupsTotal: 0, rowGroupsRead: 0, bytesRead: 0, rowsInFile: 0, rowsSkippedByBBox: 0,
+                                       bytesFetched: http.map { _ in 0 }, requests: http.map { _ in 0 })
+        var opened: [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] = [:]
+        for index in parts.indices {
+            if index > 0 {
+                // The next part of a partitioned dataset: the first part's geometry column and fields.
+                // Footers are fetched `openAhead` parts at a time, concurrently: for a prefix of
+                // hundreds of objects the round trips, not the bytes, are what a read waits for.
+                if opened[index] == nil { opened = openConcurrently(parts, index..<min(index + openAhead, parts.count), spec: spec, role: role) }
+                (file, http) = try opened.removeValue(forKey: index)!.get()
+                if let missing = ([geometryName] + columns).first(where: { name in !file.columns.contains { $0.path == name } }) {
+                    throw InputError("\(role.rawValue): \(file.path) has no column '\(missing)', which the first file of \(spec.description) has")
                 }
             }
-        } catch let error as GeoParquetError {
-            throw InputError("\(role.rawValue): \(error.description)")
-        } catch {
-            throw InputError("\(role.rawValue): \(spec.location): \(error)")
+            // Rows are numbered through the dataset, part after part.
+            let firstOrdinal = report.rowsInFile + 1
+            sink.reserveCapacity(report.rowsInFile + file.numRows)
+            let stats: ReadStats
+            do {
+                stats = try file.read(columns: columns, geometryColumn: geometryName, bbox: box) { batch in
+                    let valueColumns = chosen.map { name in name.flatMap { batch.values[$0] } }
+                    for row in 0..<batch.rowCount {
+                        let ordinal = (batch.rowIndices?[row] ?? (batch.firstRowIndex + row)) + firstOrdinal
+                        let values = valueColumns.map { $0.flatMap { text($0, row) } }
+                        sink.append(SourceTable.Record(ordinal: ordinal, values: values, wkb: batch.geometryWKB[row]))
+                    }
+                }
+            } catch let error as GeoParquetError {
+                throw InputError("\(role.rawValue): \(error.description)")
+            } catch {
+                throw InputError("\(role.rawValue): \(spec.location): \(error)")
+            }
+            report.rowGroupsTotal += stats.rowGroupsTotal
+            report.rowGroupsRead += stats.rowGroupsRead
+            report.bytesRead += stats.bytesRead
+            report.rowsInFile += file.numRows
+            report.rowsSkippedByBBox += file.numRows - stats.rowsReturned
+            if let http {
+                report.bytesFetched = (report.bytesFetched ?? 0) + http.bytesFetched
+                report.requests = (report.requests ?? 0) + http.requests
+            }
         }
         var table = SourceTable(spec: spec, role: role, reader: "flyr-link GeoParquet reader", layerName: geometryName,
                                 crsDefinition: crs, resolvedFields: resolved, attributeFilter: nil, records: sink.finish(),
                                 recordCount: sink.count)
-        table.parquet = .init(rowGroupsTotal: stats.rowGroupsTotal, rowGroupsRead: stats.rowGroupsRead, bytesRead: stats.bytesRead,
-                              rowsInFile: file.numRows, rowsSkippedByBBox: file.numRows - stats.rowsReturned)
-        table.fields = file.columns.filter { $0.path != geometryName }.map { SourceField(name: $0.path, type: $0.valueKind) }
+        table.parquet = report
+        table.fields = fields
         return table
+    }
+
+    /// How many parts of a partitioned dataset have their footers fetched at once.
+    static let openAhead = 8
+
+    /// `open` for the parts in `range`, on as many threads; results by part index.
+    private static func openConcurrently(_ parts: [RemoteLocation?], _ range: Range<Int>, spec: SourceSpec,
+                                         role: LayerRole) -> [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] {
+        let results = OpenedParts()
+        DispatchQueue.concurrentPerform(iterations: range.count) { i in
+            let index = range.lowerBound + i
+            let result: Result<(GeoParquetFile, HTTPRangeSource?), InputError>
+            do throws(InputError) { result = .success(try open(parts[index], spec: spec, role: role)) } catch { result = .failure(error) }
+            results.set(index, result)
+        }
+        return results.all
+    }
+
+    /// Results collected from the opening threads.
+    private final class OpenedParts: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] = [:]
+        func set(_ index: Int, _ result: Result<(GeoParquetFile, HTTPRangeSource?), InputError>) {
+            lock.withLock { results[index] = result }
+        }
+        var all: [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] { lock.withLock { results } }
+    }
+
+    /// Opens a local file (`remote` nil) or a remote object: for the latter, only the footer is
+    /// fetched here, with range requests.
+    private static func open(_ remote: RemoteLocation?, spec: SourceSpec, role: LayerRole) throws(InputError) -> (GeoParquetFile, HTTPRangeSource?) {
+        // A part of a prefix is named by its own key; a single source as the user wrote it.
+        let name: String
+        switch remote {
+        case let .s3(bucket, key)? where RemoteLocation(spec.location) != remote: name = "s3://\(bucket)/\(key)"
+        default: name = spec.description
+        }
+        do {
+            guard let remote else { return (try GeoParquetFile(path: spec.location), nil) }
+            let http: HTTPRangeSource
+            do { http = try HTTPRangeSource(remote) } catch { throw InputError("\(role.rawValue): \(name): \(error)") }
+            return (try GeoParquetFile(source: http, name: name), http)
+        } catch let error as GeoParquetError {
+            throw InputError("\(role.rawValue): \(error.description)")
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw InputError("\(role.rawValue): \(name): \(error)")
+        }
     }
 
     /// One value as text: what the canonical fields hold.

@@ -128,7 +128,8 @@ public struct SourceInspection: Sendable {
         lines.append("fields:   " + mapped + (unmapped.isEmpty ? "" : "; not found: " + unmapped.joined(separator: ", ")))
         for w in mappingWarnings { lines.append("warning:  \(w.message)") }
         if let p = parquet {
-            lines.append("parquet:  \(p.rowGroupsRead) of \(p.rowGroupsTotal) row groups read, \(p.bytesRead) bytes, \(p.rowsSkippedByBBox) rows skipped by bbox")
+            let fetched = p.bytesFetched.map { b in ", \(b) bytes fetched in \(p.requests ?? 0) HTTP requests" } ?? ""
+            lines.append("parquet:  \(p.rowGroupsRead) of \(p.rowGroupsTotal) row groups read, \(p.bytesRead) bytes\(fetched), \(p.rowsSkippedByBBox) rows skipped by bbox")
         }
         lines.append(String(format: "seconds:  %.3f", seconds))
         lines.append(String(format: "cpu seconds: %.3f", cpuSeconds))

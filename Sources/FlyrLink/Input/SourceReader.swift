@@ -14,7 +14,8 @@ enum SourceReader {
                     throw InputError("\(role.rawValue): --parquet-reader gdal, but this GDAL has no Parquet driver")
                 }
             case .auto:
-                if !GDALEnvironment.hasDriver("Parquet") {
+                // A remote file always to the project's reader: it fetches only what the territory needs.
+                if RemoteLocation.isRemote(spec.location) || !GDALEnvironment.hasDriver("Parquet") {
                     return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink)
                 }
             }

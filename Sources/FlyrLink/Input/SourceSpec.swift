@@ -13,10 +13,10 @@ public struct SourceSpec: Sendable, Hashable, Codable {
         self.crs = crs
     }
 
-    /// Parses `path` or `path:layer` (`PG:` connection strings are never split).
+    /// Parses `path` or `path:layer` (`PG:` connection strings and URLs are never split).
     /// An explicit `layer` wins over one in the string.
     public static func parse(_ text: String, layer: String? = nil, crs: String? = nil) -> SourceSpec {
-        if text.hasPrefix("PG:") || text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") {
+        if text.hasPrefix("PG:") || text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") || RemoteLocation.isRemote(text) {
             return SourceSpec(location: text, layer: layer, crs: crs)
         }
         if !FileManager.default.fileExists(atPath: text), let colon = text.lastIndex(of: ":") {
@@ -46,7 +46,8 @@ public struct SourceSpec: Sendable, Hashable, Codable {
     }
 
     var isGeoParquet: Bool {
-        let lower = location.lowercased()
+        if RemoteLocation(location)?.isPrefix == true { return true }   // a partitioned dataset on S3
+        let lower = (RemoteLocation(location)?.pathForExtension ?? location).lowercased()
         return lower.hasSuffix(".parquet") || lower.hasSuffix(".geoparquet")
     }
 }

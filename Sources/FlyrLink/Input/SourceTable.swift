@@ -48,4 +48,8 @@ public struct ParquetReadReport: Sendable, Codable, Equatable {
     public var bytesRead: Int
     public var rowsInFile: Int
     public var rowsSkippedByBBox: Int
+    /// A remote source's HTTP traffic: response body bytes (the footer included) and requests
+    /// (retries included); absent for a local file.
+    public var bytesFetched: Int? = nil
+    public var requests: Int? = nil
 }
