@@ -35,15 +35,6 @@ print(f"ratio GeoParquet / FlatGeobuf: {statistics.median(pq) / statistics.media
 PY
 # A square at the city's centre with 5% of its bounding box's area.
 territory="$work/territory-5pct.geojson"
-python3 - "$work/city/city.json" "$territory" <<'PY'
-import json, math, sys
-b = json.load(open(sys.argv[1]))["bbox"]
-cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-f = math.sqrt(0.05) / 2
-w, h = (b[2] - b[0]) * f, (b[3] - b[1]) * f
-ring = [[cx - w, cy - h], [cx + w, cy - h], [cx + w, cy + h], [cx - w, cy + h], [cx - w, cy - h]]
-json.dump({"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {},
-           "geometry": {"type": "Polygon", "coordinates": [ring]}}]}, open(sys.argv[2], "w"))
-PY
+python3 benchmarks/territory-5pct.py "$work/city/city.json" "$territory"
 echo "territory covering 5% of the area:"
 "$bin/flyr-link" inspect "$work/buildings.snappy.parquet" --parquet-reader flyr --territory "$territory" | grep -E "^(features|parquet|seconds)"

@@ -20,16 +20,7 @@ bin=.build/release
 [ -f "$work/city/buildings.geojson" ] || "$bin/flyr-synth" generate --buildings "$n" --seed 1 --out "$work/city" >/dev/null
 [ -f "$work/buildings.snappy.parquet" ] || "$py" scripts/make-parquet-city.py "$work/city" "$work" 10000
 territory="$work/territory-5pct.geojson"
-"$py" - "$work/city/city.json" "$territory" <<'PY'
-import json, math, sys
-b = json.load(open(sys.argv[1]))["bbox"]
-cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-f = math.sqrt(0.05) / 2
-w, h = (b[2] - b[0]) * f, (b[3] - b[1]) * f
-ring = [[cx - w, cy - h], [cx + w, cy - h], [cx + w, cy + h], [cx - w, cy + h], [cx - w, cy - h]]
-json.dump({"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {},
-           "geometry": {"type": "Polygon", "coordinates": [ring]}}]}, open(sys.argv[2], "w"))
-PY
+"$py" benchmarks/territory-5pct.py "$work/city/city.json" "$territory"
 log="$work/requests.log"; port="$work/port"
 rm -f "$log" "$port"
 python3 Tests/Support/range_server.py --root "$work" --port-file "$port" --log "$log" &

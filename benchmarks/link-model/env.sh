@@ -1,10 +1,4 @@
 # Sourced by fit.sh and evaluate.sh: a virtual environment with the fitting's pinned packages
 # (benchmarks/link-model/.venv, made from PyPI on first use).
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-venv="$here/.venv"
-if ! "$venv/bin/python" -c "import numpy, sklearn" 2>/dev/null; then
-  python3 -c "import ensurepip, venv" 2>/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null; }
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q -r "$here/requirements.txt"
-fi
-py="$venv/bin/python"
+py=$("$here/../../scripts/pinned-venv.sh" "$here/.venv" "import numpy, sklearn" -r "$here/requirements.txt")
