@@ -105,8 +105,9 @@ enum CandidateFeatures {
         x[offset + 26] = placement.across
         x[offset + 27] = e.sides.leftOfRisingNumbers(a, offset: (c.dx, c.dy))
         x[offset + 28] = number < 0 ? -1 : Double(number % 2)
-        x[offset + 29] = e.sides.onConventionSide(a, number: number, offset: (c.dx, c.dy))
-        x[offset + 30] = e.sides.onStreetConventionSide(a, number: number, offset: (c.dx, c.dy))
+        let convention = e.sides.onConventionSide(a, number: number, offset: (c.dx, c.dy))
+        x[offset + 29] = convention.run
+        x[offset + 30] = convention.street
     }
 }
 

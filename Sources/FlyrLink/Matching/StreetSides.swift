@@ -18,6 +18,11 @@ struct StreetSides: Sendable {
         var direction: (Float, Float)
         var sameParity: Float
         var otherParity: Float
+        /// 1 − how plainly the address's own nearest buildings put it on one side of its street.
+        var unsure: Float = 1
+        /// The numbering convention of the address's street alone (as `oddOnLeft`; 0 with fewer
+        /// than 3 plain votes): streets are numbered from one end, and some towns the other way round.
+        var streetOddOnLeft: Float = 0
     }
 
     private let side: [Side]
@@ -26,12 +31,11 @@ struct StreetSides: Sendable {
         let grid = BoxGrid(count: points.count, cellSize: 2 * Self.radius, pool: pool) { i in
             BBox(minX: points[i].x, minY: points[i].y, maxX: points[i].x, maxY: points[i].y)
         }
-        side = pool.map(points.count, chunkSize: 4096, workerState: { [Int]() }) { _, near, a -> Side in
+        var side = pool.map(points.count, chunkSize: 4096, workerState: { [Int]() }) { _, near, a -> Side in
             let (direction, same, other) = Self.sides(of: a, points: points, streets: streets, numbers: numbers, candidates: candidates,
                                                       grid: grid, scratch: &near)
             return Side(direction: direction, sameParity: same, otherParity: other)
         }
-        let side = self.side
         let plain = pool.map(points.count, chunkSize: 16_384) { _, a -> Double in
             let (ux, uy) = side[a].direction
             guard ux != 0 || uy != 0,
@@ -39,8 +43,6 @@ struct StreetSides: Sendable {
             else { return 0 }
             return numbers[a] % 2 == 1 ? v : -v
         }
-        // Where an address's own building plainly lies on one side, the convention adds nothing.
-        unsure = plain.map { Float(1 - abs($0)) }
         var agree = 0.0, weight = 0.0
         var byStreet: [UInt64: (agree: Double, weight: Double)] = [:]
         for (a, v) in plain.enumerated() where v != 0 {
@@ -49,23 +51,12 @@ struct StreetSides: Sendable {
             byStreet[streets[a], default: (0, 0)].weight += abs(v)
         }
         oddOnLeft = weight < 20 ? 0 : (agree / weight * 1000).rounded() / 1000
-        streetOddOnLeft = streets.map { street in
-            guard street != 0, let s = byStreet[street], s.weight >= 3 else { return 0 }
-            return Float(s.agree / s.weight)
+        for a in side.indices {
+            // Where an address's own building plainly lies on one side, the convention adds nothing.
+            side[a].unsure = Float(1 - abs(plain[a]))
+            if streets[a] != 0, let s = byStreet[streets[a]], s.weight >= 3 { side[a].streetOddOnLeft = Float(s.agree / s.weight) }
         }
-    }
-
-    /// 1 − how plainly each address's own nearest buildings put it on one side of its street.
-    private let unsure: [Float]
-
-    /// The same convention on each address's street alone (0 with fewer than 3 plain votes):
-    /// streets are numbered from one end, and some towns the other way round.
-    private let streetOddOnLeft: [Float]
-
-    /// `onConventionSide` by the street's own convention.
-    func onStreetConventionSide(_ a: Int, number: Int32, offset: (dx: Float, dy: Float)) -> Double {
-        guard number >= 0 else { return 0 }
-        return leftOfRisingNumbers(a, offset: offset) * (number % 2 == 1 ? 1 : -1) * Double(streetOddOnLeft[a] * unsure[a])
+        self.side = side
     }
 
     /// The run's numbering convention: +1 when, wherever an address's building plainly lies on one
@@ -75,12 +66,14 @@ struct StreetSides: Sendable {
     /// between two houses at the same distance which one is its own.
     let oddOnLeft: Double
 
-    /// +1 when a candidate at `offset` lies on the side the run's convention puts address `a`'s
-    /// parity, −1 across, scaled by how strongly the run keeps the convention and by how little
-    /// the address's own position tells its side (a road point between two houses); 0 when unknown.
-    func onConventionSide(_ a: Int, number: Int32, offset: (dx: Float, dy: Float)) -> Double {
-        guard number >= 0 else { return 0 }
-        return leftOfRisingNumbers(a, offset: offset) * (number % 2 == 1 ? 1 : -1) * oddOnLeft * Double(unsure[a])
+    /// +1 when a candidate at `offset` lies on the side the run's convention (and the street's)
+    /// puts address `a`'s parity, −1 across, scaled by how strongly the run (the street) keeps the
+    /// convention and by how little the address's own position tells its side (a road point
+    /// between two houses); 0 when unknown.
+    func onConventionSide(_ a: Int, number: Int32, offset: (dx: Float, dy: Float)) -> (run: Double, street: Double) {
+        guard number >= 0 else { return (0, 0) }
+        let s = leftOfRisingNumbers(a, offset: offset) * (number % 2 == 1 ? 1 : -1)
+        return (s * oddOnLeft * Double(side[a].unsure), s * Double(side[a].streetOddOnLeft * side[a].unsure))
     }
 
     /// Where a candidate at `offset` from address `a` lies against its same-parity and
