@@ -19,7 +19,7 @@ enum CandidateFeatures {
         "larger_closer_candidates", "run_share_inside", "run_median_nearest_m",
         "nearest_other_address_m", "other_addresses_closer", "side_vs_same_parity", "side_vs_other_parity",
         "along_street_m", "across_street_m", "left_of_rising_numbers", "odd_number", "on_run_convention_side",
-        "on_street_convention_side",
+        "on_street_convention_side", "unclaimed_alternative_m",
     ]
 
     /// Where "claimants_closer" sits in a row (the unlinked reason reads it).
@@ -38,10 +38,15 @@ enum CandidateFeatures {
         let b = Int(c.building)
         let nearest = Double(list.first!.distance)
         let next = rank + 1 < list.count ? Double(list[list.startIndex + rank + 1].distance) : e.reach + 10
-        var largest = 0.0, largerCloser = 0.0
+        var largest = 0.0, largerCloser = 0.0, unclaimedAlternative = noGap
         for (k, o) in list.enumerated() {
             largest = max(largest, Double(e.candidates.area(o)))
             if k < rank, e.candidates.area(o) > e.candidates.area(c) { largerCloser += 1 }
+            // Another candidate of this address that no other address sees first (and not a
+            // shed): when two addresses want one house, the farther one's may be that one.
+            if k != rank, !e.accessory[Int(o.building)], e.claimants[Int(o.building)].allSatisfy({ Int($0) == a }) {
+                unclaimedAlternative = min(unclaimedAlternative, Double(o.distance) - d)
+            }
         }
         // The building's claimants other than this address.
         var claimants = 0.0, inside = 0.0, closer = 0.0, nearestClaimant = farAway
@@ -108,6 +113,7 @@ enum CandidateFeatures {
         let convention = e.sides.onConventionSide(a, number: number, offset: (c.dx, c.dy))
         x[offset + 29] = convention.run
         x[offset + 30] = convention.street
+        x[offset + 31] = unclaimedAlternative
     }
 }
 
