@@ -127,6 +127,23 @@ def out_of_fold(t, rows, folds):
 SHARE_INSIDE_BELOW = [0.25, 0.5, 0.85, 1.01]
 
 
+def shrunk_steps(iso, ps, right):
+    """The isotonic steps' shares right, each as (right + 1) / (links + 2): a step of a few links all
+    right says 1.0 on too little evidence (a road-point band of 32 links said 0.97 and was 78% right).
+    A running maximum keeps the steps rising."""
+    fitted = iso.predict(ps)
+    share = {}
+    for level in np.unique(fitted):
+        k = fitted == level
+        share[level] = (right[k].sum() + 1.0) / (k.sum() + 2.0)
+    out, top = [], 0.0
+    for y in iso.y_thresholds_:
+        # Thresholds carry the fitted levels; a level no link was fitted to (interpolated) keeps its own value.
+        top = max(top, share.get(y, y))
+        out.append(float(top))
+    return out
+
+
 def calibration(t, rows, p):
     ps, right, share = chosen(t, p, rows, with_share=True)
     groups = []
@@ -140,7 +157,8 @@ def calibration(t, rows, p):
         if (right[m] == 0).sum() < 50:
             m = np.ones(len(ps), dtype=bool)
         iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True).fit(ps[m], right[m])
-        groups.append({"share_inside_below": below, "x": [float(v) for v in iso.X_thresholds_], "y": [float(v) for v in iso.y_thresholds_]})
+        groups.append({"share_inside_below": below, "x": [float(v) for v in iso.X_thresholds_],
+                       "y": shrunk_steps(iso, ps[m], right[m])})
     return groups
 
 
