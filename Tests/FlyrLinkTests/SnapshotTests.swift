@@ -150,6 +150,10 @@ final class SnapshotTests: XCTestCase {
         var f = try fixture()
         f.scene.buildings.append(("n1", TownhouseTests.rect(0, 40, 10, 50)))
         f.scene.buildings.append(("n2", TownhouseTests.rect(14, 40, 24, 50)))
+        // Each building also has a neighbour of m's that sees it first (were both nobody's nearest,
+        // the model would call m a coin flip and link it to neither).
+        f.scene.addresses.append(("w", "18", "Gap Lane", nil, -2, 45))
+        f.scene.addresses.append(("e", "22", "Gap Lane", nil, 30, 45))
         f.scene.addresses.append(("m", "20", "Gap Lane", nil, 12.4, 45))  // 2.4 m from n1, 1.6 m from n2
         try f.write(territory: (-20, -20, 130, 60))
         XCTAssertEqual(try ProcessRunner.flyrLink(f.arguments).status, 0)
