@@ -119,4 +119,31 @@ final class LinkModelTests: XCTestCase {
         for row in rows { candidates.insert(row["address_id"]! + " " + row["building_id"]!) }
         for l in links { XCTAssertTrue(candidates.contains(l["address_id"]! + " " + l["building_id"]!)) }
     }
+    /// `unclaimed_alternative_m`: how much farther the nearest other candidate lies that no other
+    /// address sees first and that is no shed. q's nearest house H1 is also p's; H2, 0.6 m farther
+    /// from q, is nobody's nearest. From H2, q's other candidate H1 is p's too: none (1000).
+    func testUnclaimedAlternativeIsTheNearestOtherCandidateNobodyElseSeesFirst() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        var scene = TownhouseTests.Scene()
+        scene.buildings.append(("H1", TownhouseTests.rect(0, 0, 10, 10)))
+        scene.buildings.append(("H2", TownhouseTests.rect(0, 13, 10, 23)))
+        scene.buildings.append(("shed", TownhouseTests.rect(20, 0, 23, 3)))  // 9 m², a house within 20 m: an accessory
+        scene.addresses.append(("p", "1", "Mill Lane", nil, 5, -1))
+        scene.addresses.append(("q", "3", "Mill Lane", nil, 5, 11.2))
+        let (b, a) = try scene.write(to: dir)
+        let evidence = dir.appendingPathComponent("evidence.csv").path
+        let r = try ProcessRunner.flyrLink(["run", "--buildings", b, "--addresses", a, "--out", dir.appendingPathComponent("out").path,
+                                            "--write-evidence", evidence, "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        // The scene is drawn in lon/lat on a sphere and measured on the ellipsoid: metres agree to
+        // about 0.5%, so the longer gaps are compared to 0.2 m.
+        var value: [String: Double] = [:]
+        for row in try OutputFiles.csv(evidence) {
+            value[row["address_id"]! + " " + row["building_id"]!] = Double(row["unclaimed_alternative_m"]!)!
+        }
+        XCTAssertEqual(value["q H1"]!, 0.6, accuracy: 0.01)
+        XCTAssertEqual(value["q H2"], CandidateFeatures.noGap)
+        XCTAssertEqual(value["p H1"]!, 13, accuracy: 0.2, "H2 is 14 m from p, H1 1 m; the shed does not count")
+        XCTAssertEqual(value["p shed"]!, 14 - (15 * 15 + 1).squareRoot(), accuracy: 0.2, "H2 is nearer than the shed")
+    }
 }
