@@ -114,6 +114,27 @@ final class TownhouseTests: XCTestCase {
         XCTAssertEqual(run.links.count, 13)
     }
 
+    /// The same row of four houses, tagged by its source: a block of flats or a shop is never cut;
+    /// `terrace` (or no type, or `yes`) is. The type is read from OSM's `building` key.
+    func testABuildingTaggedAsFlatsOrNoHomeIsNotCut() throws {
+        for (tag, units) in [("apartments", 0), ("retail", 0), ("terrace", 4), ("yes", 4)] {
+            var scene = Scene()
+            scene.buildings.append(("row", Self.rect(0, 0, 24, 10)))
+            for k in 0..<4 { scene.addresses.append(("t\(k)", String(1 + 2 * k), "Elm Street", nil, 3 + 6 * Double(k), -2)) }
+            let dir = TestPaths.temporaryDirectory(self).appendingPathComponent(tag)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let (b, a) = try scene.write(to: dir)
+            let tagged = try String(contentsOfFile: b, encoding: .utf8).replacingOccurrences(of: #""id":"row""#, with: #""id":"row","building":"\#(tag)""#)
+            try tagged.write(toFile: b, atomically: true, encoding: .utf8)
+            let options = RunOptions(buildings: SourceSpec(location: b), addresses: SourceSpec(location: a),
+                                     outputDirectory: dir.appendingPathComponent("out").path)
+            let run = try LinkPipeline(options: options).run()
+            XCTAssertEqual(run.buildings.first?.type, BuildingType(tag: tag), tag)
+            XCTAssertEqual(run.links.count, 4, tag)
+            XCTAssertEqual(run.units.count, units, tag)
+        }
+    }
+
     func testUnitIDsAreStableAcrossRunsAndThreads() throws {
         var scene = Scene()
         scene.buildings.append(("row", Self.rect(0, 0, 24, 9)))

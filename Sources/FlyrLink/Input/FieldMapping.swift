@@ -26,6 +26,7 @@ public struct FieldMapping: Sendable, Hashable, Codable {
         .id: ["id", "building_id", "gers_id"],
         .height: ["height", "height_m", "building:height"],
         .levels: ["levels", "num_floors", "building:levels"],
+        .type: ["building", "building_type", "class"],
     ]
 
     /// Checks override keys name canonical fields.

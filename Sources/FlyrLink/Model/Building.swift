@@ -3,6 +3,8 @@ public enum BuildingField: String, CaseIterable, Sendable, Codable {
     case id
     case height
     case levels
+    /// What the building is (`BuildingType`): read only to keep blocks of flats and non-homes uncut.
+    case type
 }
 
 /// An input building that was read and accepted. Its footprint is kept apart, with every other
@@ -11,23 +13,26 @@ public enum BuildingField: String, CaseIterable, Sendable, Codable {
 /// Stored in 32 bytes, not 80 (a run holds every building): the id's bytes packed with the other
 /// rows' of its batch (a `String` of its own was 16 bytes here and, over 15 bytes, 64 more on the
 /// heap: Overture's ids are 32), the height's nil a NaN, the levels' nil `Int32.min` (a levels
-/// count beyond 32 bits is no count).
+/// count beyond 32 bits is no count); the type in a byte of what was padding.
 public struct Building: Sendable, Hashable {
     private var packedID: PackedFields
     private var storedLevels: Int32
     private var storedHeight: Double
     /// 1-based ordinal of the feature in its layer.
     @Int32Backed public var sourceRow: Int
+    /// Last: in the stride's padding.
+    public var type: BuildingType
 
-    public init(id: String, height: Double?, levels: Int?, sourceRow: Int) {
-        self.init(packedID: Self.pack(id), height: height, levels: levels, sourceRow: sourceRow)
+    public init(id: String, height: Double?, levels: Int?, type: BuildingType = .unknown, sourceRow: Int) {
+        self.init(packedID: Self.pack(id), height: height, levels: levels, type: type, sourceRow: sourceRow)
     }
 
     /// `packedID`: a record of one value, the id (none when empty).
-    init(packedID: PackedFields, height: Double?, levels: Int?, sourceRow: Int) {
+    init(packedID: PackedFields, height: Double?, levels: Int?, type: BuildingType = .unknown, sourceRow: Int) {
         self.packedID = packedID
         storedHeight = height ?? .nan
         storedLevels = levels.flatMap { Int32(exactly: $0) } ?? .min
+        self.type = type
         self.sourceRow = sourceRow
     }
 
@@ -57,24 +62,26 @@ public struct Building: Sendable, Hashable {
 
     // By value, not by the stored NaN (which is never equal to itself).
     public static func == (a: Building, b: Building) -> Bool {
-        a.id == b.id && a.height == b.height && a.levels == b.levels && a.sourceRow == b.sourceRow
+        a.id == b.id && a.height == b.height && a.levels == b.levels && a.type == b.type && a.sourceRow == b.sourceRow
     }
 
     public func hash(into h: inout Hasher) {
         h.combine(id)
         h.combine(height)
         h.combine(levels)
+        h.combine(type)
         h.combine(sourceRow)
     }
 }
 
 extension Building: ParkableRow {
-    static var fixedWidth: Int { 16 }
+    static var fixedWidth: Int { 17 }
 
     func park(fixed: UnsafeMutableRawPointer, records: inout [UInt8]) {
         fixed.storeBytes(of: Int32(sourceRow), toByteOffset: 0, as: Int32.self)
         fixed.storeBytes(of: storedLevels, toByteOffset: 4, as: Int32.self)
         fixed.storeBytes(of: storedHeight.bitPattern, toByteOffset: 8, as: UInt64.self)
+        fixed.storeBytes(of: type.rawValue, toByteOffset: 16, as: UInt8.self)
         packedID.appendRecord(to: &records)
     }
 
@@ -83,5 +90,6 @@ extension Building: ParkableRow {
         _sourceRow = Int32Backed(wrappedValue: Int(fixed.loadUnaligned(fromByteOffset: 0, as: Int32.self)))
         storedLevels = fixed.loadUnaligned(fromByteOffset: 4, as: Int32.self)
         storedHeight = Double(bitPattern: fixed.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        type = BuildingType(rawValue: fixed.load(fromByteOffset: 16, as: UInt8.self)) ?? .unknown
     }
 }

@@ -228,7 +228,7 @@ struct Ingest {
         private var unnamed: [Int] = []
         /// A batch's ids, made into one slab that its rows share; the rows wait for it.
         private var ids = PackedFields.Builder()
-        private var batchRows: [(id: UInt32?, height: Double?, levels: Int?, row: Int)] = []
+        private var batchRows: [(id: UInt32?, height: Double?, levels: Int?, type: BuildingType, row: Int)] = []
         /// Metres per unit of the height field (`--height-unit`).
         private let heightScale: Double
 
@@ -264,7 +264,7 @@ struct Ingest {
                     let id = rawID.map(trimmed) ?? ""
                     if id.isEmpty { unnamed.append(keys.count + batchRows.count) }
                     batchRows.append((ids.append([id.isEmpty ? nil : id]), values[1].flatMap(parseNumber).map { heightScale == 1 ? $0 : $0 * heightScale },
-                                      values[2].flatMap(parseNumber).flatMap { Int(exactly: $0.rounded()) }, ordinal))
+                                      values[2].flatMap(parseNumber).flatMap { Int(exactly: $0.rounded()) }, BuildingType(tag: values[3]), ordinal))
                     footprints.append(usable)
                 case .empty(let type)?:
                     rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: "empty \(type)"))
@@ -276,7 +276,8 @@ struct Ingest {
             }
             let slab = ids.finish()
             for row in batchRows {
-                let building = Building(packedID: PackedFields(slab, at: row.id), height: row.height, levels: row.levels, sourceRow: row.row)
+                let building = Building(packedID: PackedFields(slab, at: row.id), height: row.height, levels: row.levels, type: row.type,
+                                        sourceRow: row.row)
                 keys.append(IDOrder.keyed(building, index: keys.count))
                 parked.append(building)
             }

@@ -10,10 +10,10 @@ extension LinkPipeline {
             if options.units == .split {
                 let candidates = TownhouseSplitter.Candidates(links: matched.links, scene: rowScene, buildingCount: layers.buildingRows!.count,
                                                               pool: pool)
-                // The possible rows' levels (a block of flats is not cut), from their parked rows.
-                let levels = layers.buildingRows!.rows(at: rowScene.buildings.map(Int.init), pool: pool).map(\.levels)
-                plans = TownhouseSplitter.plans(scene: rowScene, candidates: candidates, addresses: matched.addresses, levels: levels,
-                                                frame: frame, pool: pool, slicesInLonLat: writesRecords)
+                // The possible rows' levels and types (a block of flats is not cut), from their parked rows.
+                let rows = layers.buildingRows!.rows(at: rowScene.buildings.map(Int.init), pool: pool)
+                plans = TownhouseSplitter.plans(scene: rowScene, candidates: candidates, addresses: matched.addresses, levels: rows.map(\.levels),
+                                                types: rows.map(\.type), frame: frame, pool: pool, slicesInLonLat: writesRecords)
             }
             BackgroundRelease.dropAndTrim(consume rowScene)
             guard options.units == .split else { return ([], "off") }

@@ -72,11 +72,13 @@ enum RowDetector {
         return walls
     }
 
-    static func rowOrder(of members: [Int], footprint b: Int, levels: Int? = nil, scene: MetricScene, addresses: [AddressPoint],
-                         context: GEOSContext) -> RowOrder? {
+    static func rowOrder(of members: [Int], footprint b: Int, levels: Int? = nil, type: BuildingType = .unknown, scene: MetricScene,
+                         addresses: [AddressPoint], context: GEOSContext) -> RowOrder? {
         let n = members.count
         guard n >= 2, n <= maxUnits else { return nil }
         if let levels, levels >= minFlatsLevels { return nil }
+        // The source says it is a block of flats, or no home at all (`BuildingType`).
+        guard type == .unknown else { return nil }
         guard scene.footprints[b].area <= maxUnitArea * Double(n) else { return nil }
         // Distinct dwellings: "11" and "11 B 9" (a staircase and flat of house 11), or "12-3", are one house.
         let dwellings = members.map { addresses[$0].withUTF8(.houseNumber) { HouseNumber.dwelling($0) } }

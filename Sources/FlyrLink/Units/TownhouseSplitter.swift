@@ -71,12 +71,13 @@ enum TownhouseSplitter {
     }
 
     /// The plan of every footprint of `scene`, a restricted scene (nil for those that are no row).
-    /// `levels`: each footprint's building's levels, where the source gives them.
+    /// `levels`, `types`: each footprint's building's levels and type, where the source gives them.
     static func plans(scene: MetricScene, candidates: Candidates, addresses: [AddressPoint], levels: [Int?] = [],
-                      frame: LocalMetricFrame, pool: WorkerPool, slicesInLonLat: Bool) -> [Plan?] {
+                      types: [BuildingType] = [], frame: LocalMetricFrame, pool: WorkerPool, slicesInLonLat: Bool) -> [Plan?] {
         pool.map(scene.buildings.count, chunkSize: 256) { context, k -> Plan? in
             let members = candidates.members(k)
-            guard let order = RowDetector.rowOrder(of: members, footprint: k, levels: levels.isEmpty ? nil : levels[k], scene: scene,
+            guard let order = RowDetector.rowOrder(of: members, footprint: k, levels: levels.isEmpty ? nil : levels[k],
+                                                   type: types.isEmpty ? .unknown : types[k], scene: scene,
                                                    addresses: addresses, context: context),
                   sliceAreas(footprint: k, order: order, scene: scene).allSatisfy({ $0 > scene.footprints[k].area * minimumSliceShare })
             else { return nil }
