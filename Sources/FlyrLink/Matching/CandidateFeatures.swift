@@ -147,12 +147,13 @@ struct LinkEvidence: Sendable {
                 Int32(addresses[i].withUTF8(.houseNumber) { HouseNumber.leadingNumber($0) })
             }
         }
+        // The street sides first: their grid is gone before the groups are made (a lower peak).
+        sides = StreetSides(points: points, streets: streets, numbers: numbers, candidates: candidates, pool: pool)
         claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
         seers = IndexGroups(count: candidates.addressCount * CandidateTable.limit, keyCount: accessory.count) { slot in
             let list = candidates[slot / CandidateTable.limit], rank = slot % CandidateTable.limit
             return rank < list.count ? Int(list[list.startIndex + rank].building) : nil
         }
-        sides = StreetSides(points: points, streets: streets, numbers: numbers, candidates: candidates, pool: pool)
         var inside = 0
         var nearest: [Float] = []
         for a in 0..<candidates.addressCount {

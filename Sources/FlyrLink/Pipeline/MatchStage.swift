@@ -80,7 +80,7 @@ extension LinkPipeline {
             try EvidenceExport.write(evidence, model: try model.get(), addressIDs: addresses.map(\.id),
                                      buildingIDs: parkedBuildings.map(pool: pool) { $1.id }, to: path)
         }
-        return LinkDecision.decide(evidence, model: try model.get(), options: options.link, previous: previous, pool: pool)
+        return LinkDecision.decide(consume evidence, model: try model.get(), options: options.link, previous: previous, pool: pool)
     }
 
     /// The buildings (ascending) that two links or more name: the only possible townhouse rows.
