@@ -24,6 +24,9 @@ enum CandidateFeatures {
 
     /// Where "claimants_closer" sits in a row (the unlinked reason reads it).
     static let claimantsCloser = names.firstIndex(of: "claimants_closer")!
+    /// The two measures of the whole run: one value for every candidate (`LinkModel.fixing`).
+    static let runShareInside = names.firstIndex(of: "run_share_inside")!
+    static let runMedianNearest = names.firstIndex(of: "run_median_nearest_m")!
 
     /// Stands in for "none" where a distance or gap has nothing to measure (never NaN: the trees
     /// compare numbers only).

@@ -21,6 +21,8 @@ enum LinkDecision {
     /// links are made (at 1M addresses the links were made beside 80 MB of it).
     static func decide(_ evidence: consuming LinkEvidence, model: LinkModel, options: LinkOptions, previous: [Int?]?,
                        pool: WorkerPool) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
+        let model = model.fixing([CandidateFeatures.runShareInside: evidence.shareInside,
+                                  CandidateFeatures.runMedianNearest: evidence.medianNearest])
         let verdicts = pool.map(evidence.candidates.addressCount, chunkSize: 2048, workerState: { Scratch() }) { _, scratch, a in
             PackedVerdict(verdict(of: a, evidence: evidence, model: model, options: options, previous: previous?[a], scratch: &scratch))
         }
