@@ -136,20 +136,13 @@ struct LinkEvidence: Sendable {
     let shareInside: Double
     let medianNearest: Double
 
-    init(candidates: CandidateTable, accessory: [Bool], addresses: [AddressPoint], points: [Point2], houseKeys: HouseKeys,
-         reach: Double, pool: WorkerPool) {
+    init(candidates: CandidateTable, accessory: [Bool], keys: AddressKeys, points: [Point2], reach: Double, pool: WorkerPool) {
         self.candidates = candidates
         self.accessory = accessory
-        self.houseKeys = houseKeys
+        houseKeys = keys.houseKeys
+        streets = keys.streets
+        numbers = keys.numbers
         self.reach = reach
-        streets = addresses.withUnsafeBufferPointer { addresses in
-            pool.map(addresses.count, chunkSize: 16_384) { _, i -> UInt64 in addresses[i].withUTF8(.streetName) { HouseNumber.streetHash($0) } }
-        }
-        numbers = addresses.withUnsafeBufferPointer { addresses in
-            pool.map(addresses.count, chunkSize: 16_384) { _, i -> Int32 in
-                Int32(addresses[i].withUTF8(.houseNumber) { HouseNumber.leadingNumber($0) })
-            }
-        }
         // The street sides first: their grid is gone before the groups are made (a lower peak).
         sides = StreetSides(points: points, streets: streets, numbers: numbers, candidates: candidates, pool: pool)
         claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
