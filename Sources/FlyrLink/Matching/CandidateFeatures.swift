@@ -69,10 +69,9 @@ enum CandidateFeatures {
         }
         // Every other address that has the building among its candidates, whichever rank.
         var nearestOther = farAway, othersCloser = 0.0
-        let limit = CandidateTable.limit
-        for slot in e.seers[b] where Int(slot) / limit != a {
-            let other = e.candidates[Int(slot) / limit]
-            let od = Double(other[other.startIndex + Int(slot) % limit].distance)
+        let own = e.candidates.entries(of: a)
+        for entry in e.seers[b] where !own.contains(Int(entry)) {
+            let od = Double(e.candidates.entry(Int(entry)).distance)
             nearestOther = min(nearestOther, od)
             if od < d { othersCloser += 1 }
         }
@@ -127,7 +126,8 @@ struct LinkEvidence: Sendable {
     let numbers: [Int32]
     /// The addresses whose nearest candidate is building b, ascending.
     let claimants: IndexGroups
-    /// The (address, rank) pairs whose candidate is building b, as address × limit + rank.
+    /// The candidates whose building is b, as entries of `candidates` (an entry, not the address
+    /// and rank: a feature reads its distance with one load, not two).
     let seers: IndexGroups
     let sides: StreetSides
     let reach: Double
@@ -146,10 +146,7 @@ struct LinkEvidence: Sendable {
         // The street sides first: their grid is gone before the groups are made (a lower peak).
         sides = StreetSides(points: points, streets: streets, numbers: numbers, candidates: candidates, pool: pool)
         claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
-        seers = IndexGroups(count: candidates.addressCount * CandidateTable.limit, keyCount: accessory.count) { slot in
-            let list = candidates[slot / CandidateTable.limit], rank = slot % CandidateTable.limit
-            return rank < list.count ? Int(list[list.startIndex + rank].building) : nil
-        }
+        seers = IndexGroups(count: candidates.entryCount, keyCount: accessory.count) { Int(candidates.entry($0).building) }
         var inside = 0
         var nearest: [Float] = []
         for a in 0..<candidates.addressCount {

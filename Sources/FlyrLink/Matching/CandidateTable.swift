@@ -79,6 +79,12 @@ struct CandidateTable: Sendable {
         candidates[Int(start[address])..<Int(start[address]) + Int(counts[address])]
     }
 
+    /// Entry e of the table (an address's candidates are `entries(of:)`).
+    func entry(_ e: Int) -> Candidate { candidates[e] }
+
+    /// Where address a's candidates lie among the entries.
+    func entries(of address: Int) -> Range<Int> { Int(start[address])..<Int(start[address]) + Int(counts[address]) }
+
     /// The buildings (ascending) that two addresses or more have among their candidates: the
     /// only ones a run can link twice.
     func buildingsSeenTwice() -> [Int32] {
