@@ -24,6 +24,9 @@ enum CandidateFeatures {
 
     /// Where "claimants_closer" sits in a row (the unlinked reason reads it).
     static let claimantsCloser = names.firstIndex(of: "claimants_closer")!
+    /// The two measures of the whole run: one value for every candidate (`LinkModel.fixing`).
+    static let runShareInside = names.firstIndex(of: "run_share_inside")!
+    static let runMedianNearest = names.firstIndex(of: "run_median_nearest_m")!
 
     /// Stands in for "none" where a distance or gap has nothing to measure (never NaN: the trees
     /// compare numbers only).
@@ -71,10 +74,9 @@ enum CandidateFeatures {
         }
         // Every other address that has the building among its candidates, whichever rank.
         var nearestOther = farAway, othersCloser = 0.0
-        let limit = CandidateTable.limit
-        for slot in e.seers[b] where Int(slot) / limit != a {
-            let other = e.candidates[Int(slot) / limit]
-            let od = Double(other[other.startIndex + Int(slot) % limit].distance)
+        let own = e.candidates.entries(of: a)
+        for entry in e.seers[b] where !own.contains(Int(entry)) {
+            let od = Double(e.candidates.entry(Int(entry)).distance)
             nearestOther = min(nearestOther, od)
             if od < d { othersCloser += 1 }
         }
@@ -130,7 +132,8 @@ struct LinkEvidence: Sendable {
     let numbers: [Int32]
     /// The addresses whose nearest candidate is building b, ascending.
     let claimants: IndexGroups
-    /// The (address, rank) pairs whose candidate is building b, as address × limit + rank.
+    /// The candidates whose building is b, as entries of `candidates` (an entry, not the address
+    /// and rank: a feature reads its distance with one load, not two).
     let seers: IndexGroups
     let sides: StreetSides
     let reach: Double
@@ -139,26 +142,17 @@ struct LinkEvidence: Sendable {
     let shareInside: Double
     let medianNearest: Double
 
-    init(candidates: CandidateTable, accessory: [Bool], addresses: [AddressPoint], points: [Point2], houseKeys: HouseKeys,
-         reach: Double, pool: WorkerPool) {
+    init(candidates: CandidateTable, accessory: [Bool], keys: AddressKeys, points: [Point2], reach: Double, pool: WorkerPool) {
         self.candidates = candidates
         self.accessory = accessory
-        self.houseKeys = houseKeys
+        houseKeys = keys.houseKeys
+        streets = keys.streets
+        numbers = keys.numbers
         self.reach = reach
-        streets = addresses.withUnsafeBufferPointer { addresses in
-            pool.map(addresses.count, chunkSize: 16_384) { _, i -> UInt64 in addresses[i].withUTF8(.streetName) { HouseNumber.streetHash($0) } }
-        }
-        numbers = addresses.withUnsafeBufferPointer { addresses in
-            pool.map(addresses.count, chunkSize: 16_384) { _, i -> Int32 in
-                Int32(addresses[i].withUTF8(.houseNumber) { HouseNumber.leadingNumber($0) })
-            }
-        }
-        claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
-        seers = IndexGroups(count: candidates.addressCount * CandidateTable.limit, keyCount: accessory.count) { slot in
-            let list = candidates[slot / CandidateTable.limit], rank = slot % CandidateTable.limit
-            return rank < list.count ? Int(list[list.startIndex + rank].building) : nil
-        }
+        // The street sides first: their grid is gone before the groups are made (a lower peak).
         sides = StreetSides(points: points, streets: streets, numbers: numbers, candidates: candidates, pool: pool)
+        claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
+        seers = IndexGroups(count: candidates.entryCount, keyCount: accessory.count) { Int(candidates.entry($0).building) }
         var inside = 0
         var nearest: [Float] = []
         for a in 0..<candidates.addressCount {

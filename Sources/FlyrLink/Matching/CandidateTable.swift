@@ -4,33 +4,48 @@
 /// footprint that the features need (distance, offset to the nearest point, whether that is a
 /// corner), and the table every building's area.
 struct CandidateTable: Sendable {
-    /// 16 bytes, not 48: a run holds up to six per address through the decisions (at 1M
-    /// addresses 6.2M of them: 24 bytes each were 50 MB more). Single precision is a micrometre at
-    /// 40 m; the offset to the nearest point, in half precision, 3 cm at 40 m (it only says on
-    /// which side of a street, and how far along, a candidate lies). Areas are the table's, per
-    /// building.
+    /// 12 bytes, not 48: a run holds up to six per address through the decisions (at 1M
+    /// addresses 6.2M of them: 16 bytes each were 25 MB more at the match stage's peak, 24 bytes
+    /// 50 MB more). Single precision is a micrometre at 40 m; the offset to the nearest point, in
+    /// half precision, 3 cm at 40 m (it only says on which side of a street, and how far along, a
+    /// candidate lies). Whether the footprint covers the address and whether its nearest point is
+    /// a corner are in the distance: a covering footprint is at 0, a corner is never (it is
+    /// farther than the outline's tolerance) and is kept as the distance's sign. Areas are the
+    /// table's, per building.
     struct Candidate: Sendable {
         let building: Int32
-        let distance: Float
+        private let signedDistance: Float
         private let storedDX: Float16
         private let storedDY: Float16
-        let covers: Bool
-        /// The footprint's nearest point to the address is one of its vertices (the address
-        /// faces a corner, not a wall).
-        let atCorner: Bool
 
         init(building: Int32, distance: Float, dx: Float, dy: Float, covers: Bool, atCorner: Bool) {
+            precondition(distance >= 0 && covers == (distance == 0) && (!atCorner || distance > 0),
+                         "a candidate covers the address exactly when at 0 m, and a corner is farther")
             self.building = building
-            self.distance = distance
+            signedDistance = atCorner ? -distance : distance
             storedDX = Float16(dx)
             storedDY = Float16(dy)
-            self.covers = covers
-            self.atCorner = atCorner
         }
 
+        var distance: Float { abs(signedDistance) }
+        var covers: Bool { signedDistance == 0 }
+        /// The footprint's nearest point to the address is one of its vertices (the address
+        /// faces a corner, not a wall).
+        var atCorner: Bool { signedDistance < 0 }
+
         /// From the address to the footprint's nearest point, in metres (0 when it covers it).
-        var dx: Float { Float(storedDX) }
-        var dy: Float { Float(storedDY) }
+        var dx: Float { Self.widened(storedDX) }
+        var dy: Float { Self.widened(storedDY) }
+
+        /// `Float(h)`, to the bit, without the library call the generic x86-64 target makes of it
+        /// (1.7% of a 1M run's CPU): the half's bits moved into a float's place and scaled by
+        /// 2^112, exact for every finite half, subnormals included.
+        @inline(__always) static func widened(_ h: Float16) -> Float {
+            let bits = h.bitPattern
+            guard bits & 0x7C00 != 0x7C00 else { return Float(h) }  // ±infinity, NaN
+            let magnitude = Float(bitPattern: UInt32(bits & 0x7FFF) << 13) * 0x1p112
+            return bits & 0x8000 == 0 ? magnitude : -magnitude
+        }
     }
 
     /// The features see the nearest six only (four had been 0.003 of F1 less on la_dev; of the
@@ -63,6 +78,12 @@ struct CandidateTable: Sendable {
     subscript(address: Int) -> ArraySlice<Candidate> {
         candidates[Int(start[address])..<Int(start[address]) + Int(counts[address])]
     }
+
+    /// Entry e of the table (an address's candidates are `entries(of:)`).
+    func entry(_ e: Int) -> Candidate { candidates[e] }
+
+    /// Where address a's candidates lie among the entries.
+    func entries(of address: Int) -> Range<Int> { Int(start[address])..<Int(start[address]) + Int(counts[address]) }
 
     /// The buildings (ascending) that two addresses or more have among their candidates: the
     /// only ones a run can link twice.

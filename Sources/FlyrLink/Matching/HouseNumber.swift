@@ -61,12 +61,13 @@ enum HouseNumber {
     /// asked of keys, and a million key strings held through the run were 70 MB.
     static func keys(_ addresses: [AddressPoint], pool: WorkerPool) -> HouseKeys {
         HouseKeys(addresses.withUnsafeBufferPointer { addresses in
-            pool.map(addresses.count, chunkSize: 16_384) { _, i in
-                addresses[i].withUTF8(.streetName) { street in
-                    addresses[i].withUTF8(.houseNumber) { number in houseKey(street: street, number: number) ?? .none }
-                }
-            }
+            pool.map(addresses.count, chunkSize: 16_384) { _, i in houseKey(of: addresses[i]) }
         })
+    }
+
+    /// An address's `houseKey`, `.none` for none.
+    static func houseKey(of a: AddressPoint) -> HouseKey {
+        a.withUTF8(.streetName) { street in a.withUTF8(.houseNumber) { number in houseKey(street: street, number: number) ?? .none } }
     }
 
     /// The street part of `key`, hashed (FNV-1a of the lowercased, space-collapsed bytes): equal

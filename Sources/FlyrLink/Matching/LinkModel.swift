@@ -50,11 +50,22 @@ public struct LinkModel: Sendable {
     /// at once; one candidate at a time with a branch per step was half of a 1M-address run).
     struct Node: Sendable {
         let threshold: Double
-        let feature: Int32
-        let left: Int32
+        /// The feature and the left child in one word: a step loads it once (with six walks side
+        /// by side, a step had been 24 loads, and the loads were what the walks waited on).
+        private let link: UInt64
+
+        init(threshold: Double, feature: Int32, left: Int32) {
+            self.threshold = threshold
+            link = UInt64(UInt32(bitPattern: feature)) | UInt64(UInt32(bitPattern: left)) << 32
+        }
+
+        var feature: Int { Int(UInt32(truncatingIfNeeded: link)) }
+        var left: Int { Int(link >> 32) }
     }
 
     let baseline: Double
+    /// The trees as the file gives them (`fixing` lays them out again for one run).
+    let trees: [Tree]
     let nodes: [Node]
     /// Each node's leaf value (0 for a split).
     let values: [Double]
@@ -112,13 +123,20 @@ public struct LinkModel: Sendable {
         guard !file.calibration.isEmpty, file.calibration.last!.shareInsideBelow > 1,
               file.calibration.allSatisfy({ c in c.x.count == c.y.count && !c.x.isEmpty && zip(c.x, c.x.dropFirst()).allSatisfy({ $0 <= $1 }) })
         else { throw InputError("link model \(source): a malformed calibration") }
-        baseline = file.baseline
-        (nodes, values, roots, depths) = Self.flatten(file.trees)
-        calibration = file.calibration
+        self.init(baseline: file.baseline, trees: file.trees, calibration: file.calibration, fixed: [:])
     }
 
-    /// Every tree's nodes in one array, a node's children placed together; each tree's depth.
-    private static func flatten(_ trees: [Tree]) -> ([Node], [Double], [Int32], [Int32]) {
+    /// `fixed`: features whose value is known before any candidate is scored (see `fixing`).
+    init(baseline: Double, trees: [Tree], calibration: [Calibration], fixed: [Int: Double]) {
+        self.baseline = baseline
+        self.trees = trees
+        (nodes, values, roots, depths) = Self.flatten(trees, fixed: fixed)
+        self.calibration = calibration
+    }
+
+    /// Every tree's nodes in one array, a node's children placed together; each tree's depth. A
+    /// split on a feature of `fixed` is not laid out: its side for that value is taken in its place.
+    private static func flatten(_ trees: [Tree], fixed: [Int: Double]) -> ([Node], [Double], [Int32], [Int32]) {
         var nodes: [Node] = [], values: [Double] = [], roots: [Int32] = [], depths: [Int32] = []
         for tree in trees {
             roots.append(Int32(nodes.count))
@@ -130,7 +148,9 @@ public struct LinkModel: Sendable {
             // (tree node, flat slot, depth) still to fill; each slot was reserved by its parent.
             var pending = [(0, reserve(), 0)]
             var depth = 0
-            while let (k, slot, d) = pending.popLast() {
+            while let (top, slot, d) = pending.popLast() {
+                var k = top
+                while tree.feature[k] >= 0, let x = fixed[tree.feature[k]] { k = x <= tree.threshold[k] ? tree.left[k] : tree.right[k] }
                 depth = max(depth, d)
                 if tree.feature[k] < 0 {
                     nodes[slot] = Node(threshold: .infinity, feature: 0, left: Int32(slot))
@@ -152,32 +172,70 @@ public struct LinkModel: Sendable {
     /// `x` holds `count` rows of `CandidateFeatures.names.count` features, `into` gets `count`
     /// probabilities. Each is the trees' values summed in the file's order, as scikit-learn sums them.
     func probabilities(_ x: UnsafeBufferPointer<Double>, count: Int, into p: UnsafeMutableBufferPointer<Double>) {
+        var j = 0
+        while j < count {
+            // Six candidates at a time when there are more than three (most addresses have six):
+            // six walks side by side keep the processor busy where three waited on their loads
+            // (each step a node load, then a feature load).
+            if count - j > 3 { walk6(x, from: j, count: count, into: p); j += 6 } else { walk3(x, from: j, count: count, into: p); j += 3 }
+        }
+    }
+
+    /// Candidates j, j + 1, j + 2 (those below `count`), each walk's node in a register of its own.
+    private func walk3(_ x: UnsafeBufferPointer<Double>, from j: Int, count: Int, into p: UnsafeMutableBufferPointer<Double>) {
         let width = CandidateFeatures.names.count
+        let r0 = x.baseAddress! + j * width
+        let r1 = j + 1 < count ? r0 + width : r0, r2 = j + 2 < count ? r0 + 2 * width : r0
+        var s0 = baseline, s1 = baseline, s2 = baseline
         nodes.withUnsafeBufferPointer { nodes in
             values.withUnsafeBufferPointer { values in
-                // Three candidates at a time, each walk's node in a register of its own.
-                var j = 0
-                while j < count {
-                    let r0 = x.baseAddress! + j * width
-                    let r1 = j + 1 < count ? r0 + width : r0, r2 = j + 2 < count ? r0 + 2 * width : r0
-                    var s0 = baseline, s1 = baseline, s2 = baseline
-                    for t in 0..<roots.count {
-                        var k0 = Int(roots[t]), k1 = k0, k2 = k0
-                        for _ in 0..<depths[t] {
-                            let n0 = nodes[k0], n1 = nodes[k1], n2 = nodes[k2]
-                            k0 = Int(n0.left) &+ (r0[Int(n0.feature)] <= n0.threshold ? 0 : 1)
-                            k1 = Int(n1.left) &+ (r1[Int(n1.feature)] <= n1.threshold ? 0 : 1)
-                            k2 = Int(n2.left) &+ (r2[Int(n2.feature)] <= n2.threshold ? 0 : 1)
-                        }
-                        s0 += values[k0]; s1 += values[k1]; s2 += values[k2]
+                for t in 0..<roots.count {
+                    var k0 = Int(roots[t]), k1 = k0, k2 = k0
+                    for _ in 0..<depths[t] {
+                        let n0 = nodes[k0], n1 = nodes[k1], n2 = nodes[k2]
+                        k0 = Int(n0.left) &+ Self.right(r0[Int(n0.feature)], n0.threshold)
+                        k1 = Int(n1.left) &+ Self.right(r1[Int(n1.feature)], n1.threshold)
+                        k2 = Int(n2.left) &+ Self.right(r2[Int(n2.feature)], n2.threshold)
                     }
-                    p[j] = 1 / (1 + exp(-s0))
-                    if j + 1 < count { p[j + 1] = 1 / (1 + exp(-s1)) }
-                    if j + 2 < count { p[j + 2] = 1 / (1 + exp(-s2)) }
-                    j += 3
+                    s0 += values[k0]; s1 += values[k1]; s2 += values[k2]
                 }
             }
         }
+        for (i, s) in [s0, s1, s2].enumerated() where j + i < count { p[j + i] = 1 / (1 + exp(-s)) }
+    }
+
+    /// As `walk3`, candidates j..<j + 6.
+    private func walk6(_ x: UnsafeBufferPointer<Double>, from j: Int, count: Int, into p: UnsafeMutableBufferPointer<Double>) {
+        let width = CandidateFeatures.names.count
+        let r0 = x.baseAddress! + j * width
+        let r1 = r0 + width, r2 = r0 + 2 * width, r3 = r0 + 3 * width
+        let r4 = j + 4 < count ? r0 + 4 * width : r0, r5 = j + 5 < count ? r0 + 5 * width : r0
+        var s0 = baseline, s1 = baseline, s2 = baseline, s3 = baseline, s4 = baseline, s5 = baseline
+        nodes.withUnsafeBufferPointer { nodes in
+            values.withUnsafeBufferPointer { values in
+                for t in 0..<roots.count {
+                    var k0 = Int(roots[t]), k1 = k0, k2 = k0, k3 = k0, k4 = k0, k5 = k0
+                    for _ in 0..<depths[t] {
+                        let n0 = nodes[k0], n1 = nodes[k1], n2 = nodes[k2], n3 = nodes[k3], n4 = nodes[k4], n5 = nodes[k5]
+                        k0 = Int(n0.left) &+ Self.right(r0[Int(n0.feature)], n0.threshold)
+                        k1 = Int(n1.left) &+ Self.right(r1[Int(n1.feature)], n1.threshold)
+                        k2 = Int(n2.left) &+ Self.right(r2[Int(n2.feature)], n2.threshold)
+                        k3 = Int(n3.left) &+ Self.right(r3[Int(n3.feature)], n3.threshold)
+                        k4 = Int(n4.left) &+ Self.right(r4[Int(n4.feature)], n4.threshold)
+                        k5 = Int(n5.left) &+ Self.right(r5[Int(n5.feature)], n5.threshold)
+                    }
+                    s0 += values[k0]; s1 += values[k1]; s2 += values[k2]; s3 += values[k3]; s4 += values[k4]; s5 += values[k5]
+                }
+            }
+        }
+        for (i, s) in [s0, s1, s2, s3, s4, s5].enumerated() where j + i < count { p[j + i] = 1 / (1 + exp(-s)) }
+    }
+
+    /// 1 when x goes to the right child (not x <= threshold, NaN included), else 0: as a number,
+    /// not a branch (the compiler had made one of the three walks' steps a branch, mispredicted
+    /// half the time).
+    @inline(__always) private static func right(_ x: Double, _ threshold: Double) -> Int {
+        1 &- Int(unsafeBitCast(x <= threshold, to: UInt8.self))
     }
 
     /// `probabilities` of one candidate.

@@ -72,15 +72,17 @@ extension LinkPipeline {
         let narrowed = scene!.restricted(to: candidates.buildingsSeenTwice(), pool: pool)
         BackgroundRelease.dropAndTrim(scene.take())
         scene = narrowed
-        addresses = parkedAddresses.take()!.restore(pool: pool)
-        houseKeys = HouseNumber.keys(addresses, pool: pool)
-        let evidence = LinkEvidence(candidates: candidates, accessory: accessory, addresses: addresses, points: narrowed.addressPoints,
-                                    houseKeys: houseKeys!, reach: options.link.maxDistance, pool: pool)
+        let keys = AddressKeys(parkedAddresses!, pool: pool)
+        houseKeys = keys.houseKeys
+        let evidence = LinkEvidence(candidates: candidates, accessory: accessory, keys: consume keys, points: narrowed.addressPoints,
+                                    reach: options.link.maxDistance, pool: pool)
         if let path = options.evidencePath {
-            try EvidenceExport.write(evidence, model: try model.get(), addressIDs: addresses.map(\.id),
+            try EvidenceExport.write(evidence, model: try model.get(), addressIDs: parkedAddresses!.map(pool: pool) { $1.id },
                                      buildingIDs: parkedBuildings.map(pool: pool) { $1.id }, to: path)
         }
-        return LinkDecision.decide(evidence, model: try model.get(), options: options.link, previous: previous, pool: pool)
+        let decided = LinkDecision.decide(consume evidence, model: try model.get(), options: options.link, previous: previous, pool: pool)
+        addresses = parkedAddresses.take()!.restore(pool: pool)  // (after the evidence is freed)
+        return decided
     }
 
     /// The buildings (ascending) that two links or more name: the only possible townhouse rows.

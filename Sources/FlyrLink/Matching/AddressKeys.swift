@@ -1,0 +1,22 @@
+/// What the evidence reads of each address's fields: its house key, its street's hash and its
+/// house number's leading digits. Read from the parked rows a chunk at a time, so that the rows
+/// themselves are restored only once the decisions are made (at 1M addresses 30 MB less beside
+/// the evidence, at the match stage's peak).
+struct AddressKeys {
+    let houseKeys: HouseKeys
+    /// A hash of each address's street name as `HouseNumber.key` normalises it; 0 for none.
+    let streets: [UInt64]
+    /// Each address's house number's leading digits; -1 for none.
+    let numbers: [Int32]
+
+    init(_ rows: ParkedRows<AddressPoint>, pool: WorkerPool) {
+        let read = rows.map(pool: pool) { _, a in
+            (key: HouseNumber.houseKey(of: a),
+             street: a.withUTF8(.streetName) { HouseNumber.streetHash($0) },
+             number: Int32(a.withUTF8(.houseNumber) { HouseNumber.leadingNumber($0) }))
+        }
+        houseKeys = HouseKeys(read.map(\.key))
+        streets = read.map(\.street)
+        numbers = read.map(\.number)
+    }
+}
