@@ -57,10 +57,17 @@ enum FeatureDigests {
         var id: String?, propertyID: Range<Int>?
         var geometry: Range<Int>?
         for k in values.indices { values[k] = nil }
+        // A value's text. Containers (the geometry) by their brackets and strings in place: the
+        // files are flyr-link's own (and checksummed), so the strict skip's String for every
+        // number and name would buy nothing; the features' own members are still read strictly.
         func text(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> Range<Int> {
-            s.skipSpace()
+            let first = try s.peek()
             let start = s.i
-            try s.skipValue()
+            switch first {
+            case UInt8(ascii: "{"), UInt8(ascii: "["): try s.skipStructure()
+            case UInt8(ascii: "\""): if try s.plainStringSpan() == nil { _ = try s.string() }
+            default: try s.skipValue()
+            }
             return start..<s.i
         }
         func stringValue(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> String? {
@@ -94,14 +101,17 @@ enum FeatureDigests {
         }
         guard let featureID = id else { return }
         var sha = SHA256()
-        let null = Array("null".utf8), separator: [UInt8] = [0x1F]
-        func add(_ span: Range<Int>?) {
-            if let span { sha.update(UnsafeRawBufferPointer(rebasing: s.bytes[span])) } else { sha.update(null) }
-            sha.update(separator)
-        }
-        add(geometry)
-        for span in values { add(span) }
+        add(geometry, of: s.bytes, to: &sha)
+        for span in values { add(span, of: s.bytes, to: &sha) }
         out[featureID] = sha.finish()
+    }
+
+    private static let null = Array("null".utf8), separator: [UInt8] = [0x1F]
+
+    /// A value's text (`null` when missing) and a separator.
+    private static func add(_ span: Range<Int>?, of bytes: UnsafeRawBufferPointer, to sha: inout SHA256) {
+        if let span { sha.update(UnsafeRawBufferPointer(rebasing: bytes[span])) } else { sha.update(null) }
+        sha.update(separator)
     }
 
     /// The property names a digest reads: the keys, then `id` unless it is one of them.
