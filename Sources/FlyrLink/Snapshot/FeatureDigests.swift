@@ -27,6 +27,7 @@ enum FeatureDigests {
     private static func scan(_ bytes: UnsafeRawBufferPointer, keys: [String]) throws(GeoJSONScanner.Failure) -> [String: [UInt8]] {
         var s = GeoJSONScanner(bytes)
         var out: [String: [UInt8]] = [:]
+        out.reserveCapacity(bytes.count / 400)  // about a feature's bytes in a version's files: no regrowing
         var sawFeatures = false
         if try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
             repeat {
@@ -37,8 +38,9 @@ enum FeatureDigests {
                 guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { continue }
                 let properties = PropertyNames(keys: keys)
                 var values = [Range<Int>?](repeating: nil, count: keys.count)
+                var sha = SHA256()
                 repeat {
-                    try featureDigest(&s, properties: properties, values: &values, into: &out)
+                    try featureDigest(&s, properties: properties, values: &values, sha: &sha, into: &out)
                 } while try s.more(closer: UInt8(ascii: "]"))
             } while try s.more(closer: UInt8(ascii: "}"))
         }
@@ -51,9 +53,9 @@ enum FeatureDigests {
     /// One feature: its id (the member, else the `id` property; strings only) → SHA-256 of the
     /// geometry's text and each key's value text, `null` for a missing one. Names are matched as
     /// bytes where they lie (a String for each of a million names cost more than the hashing);
-    /// `values` is scratch, one slot a key.
+    /// `values` is scratch, one slot a key; `sha` is started, and left started.
     private static func featureDigest(_ s: inout GeoJSONScanner, properties: PropertyNames, values: inout [Range<Int>?],
-                                      into out: inout [String: [UInt8]]) throws(GeoJSONScanner.Failure) {
+                                      sha: inout SHA256, into out: inout [String: [UInt8]]) throws(GeoJSONScanner.Failure) {
         var id: String?, propertyID: Range<Int>?
         var geometry: Range<Int>?
         for k in values.indices { values[k] = nil }
@@ -66,6 +68,7 @@ enum FeatureDigests {
             switch first {
             case UInt8(ascii: "{"), UInt8(ascii: "["): try s.skipStructure()
             case UInt8(ascii: "\""): if try s.plainStringSpan() == nil { _ = try s.string() }
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try s.numberSpan()
             default: try s.skipValue()
             }
             return start..<s.i
@@ -100,10 +103,9 @@ enum FeatureDigests {
             id = try stringValue(&v)
         }
         guard let featureID = id else { return }
-        var sha = SHA256()
         add(geometry, of: s.bytes, to: &sha)
         for span in values { add(span, of: s.bytes, to: &sha) }
-        out[featureID] = sha.finish()
+        out[featureID] = sha.finishAndRestart()
     }
 
     private static let null = Array("null".utf8), separator: [UInt8] = [0x1F]

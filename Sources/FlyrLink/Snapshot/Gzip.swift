@@ -4,9 +4,9 @@ import Foundation
 /// gzip files through zlib: deflate with windowBits 15+16 writes the gzip wrapper itself, with
 /// mtime 0 and no file name, so the same bytes in give the same .gz out (one gzip member).
 enum Gzip {
-    /// Level 4, not zlib's default 6: on a version's GeoJSON it deflates in 60% of the time for 7%
-    /// more bytes (benchmarks/README.md, "Snapshot against run").
-    static let level: Int32 = 4
+    /// Level 1, not zlib's default 6: a version's GeoJSON deflates in 40% of the time, for 25% more
+    /// bytes in its .gz files (6% more in the whole version; benchmarks/README.md, "Snapshot against run").
+    static let level: Int32 = 1
 
     /// Compresses the file at `source` into `destination` (created or truncated) and syncs it to disk.
     static func compressFile(_ source: String, to destination: String, level: Int32 = level) throws(OutputError) {
