@@ -37,7 +37,8 @@ struct SHA256: ~Copyable {
         var out = [UInt8](repeating: 0, count: 32)
         var n: UInt32 = 0
         EVP_DigestFinal_ex(context, &out, &n)
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        // The digest the context already holds (naming EVP_sha256() again looks it up under a lock).
+        EVP_DigestInit_ex2(context, nil, nil)
         return out
     }
 
