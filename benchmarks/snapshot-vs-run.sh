@@ -35,12 +35,16 @@ if not os.path.exists(f"{work}/v2/addresses.geojson"):
         p = b["features"][i]["properties"]
         p["height"] = (p.get("height") or 0) + 1
     b["features"] = [f for i, f in enumerate(b["features"]) if i not in removed]
-    json.dump(b, open(f"{work}/v2/buildings.geojson", "w"))
     a = json.load(open(f"{work}/addresses.geojson"))
     for i in rng.sample(range(len(a["features"])), 300):
         c = a["features"][i]["geometry"]["coordinates"]
         c[0] += 0.00002
-    json.dump(a, open(f"{work}/v2/addresses.geojson", "w"))
+    # Written as flyr-synth writes them (compact, a feature a line): the same bytes to read and hash as v1's.
+    for name, layer in (("buildings", b), ("addresses", a)):
+        with open(f"{work}/v2/{name}.geojson", "w") as f:
+            f.write('{"type":"FeatureCollection","features":[\n')
+            f.write(",\n".join(json.dumps(x, separators=(",", ":")) for x in layer["features"]))
+            f.write("\n]}\n")
 EOF
 
 terr="$work/territory-half.geojson"
