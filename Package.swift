@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // A snapshot's gzip files: whole-buffer deflate, about twice zlib's speed at the same level.
+        .systemLibrary(name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CBrotli", path: "Sources/CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
         .systemLibrary(name: "CLZ4", path: "Sources/CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         .target(
@@ -40,7 +42,7 @@ let package = Package(
         .target(
             name: "FlyrLink",
             dependencies: [
-                "CGEOS", "CLateBound", "CZlib", "CZstd", "CCrypto", "GeoParquet",
+                "CGEOS", "CLateBound", "CZlib", "CDeflate", "CZstd", "CCrypto", "GeoParquet",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             // The .sql files are the source of truth; Postgres/PGMigrationSQL.swift embeds them (scripts/gen-migrations.sh).

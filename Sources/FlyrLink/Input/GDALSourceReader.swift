@@ -124,10 +124,19 @@ enum GDALSourceReader {
         for f in lookups.indices {
             if let best = FieldMapping.mostUsed(hits[f]) { resolved[canonicalNames[f]] = lookupNames[f][best] }
         }
+        let crs = layer.crsWKT
         var table = SourceTable(spec: spec, role: role, reader: "GDAL/\(dataset.driverName)", layerName: layer.name,
-                                crsDefinition: layer.crsWKT, resolvedFields: resolved, attributeFilter: filter, records: sink.finish(),
-                                recordCount: sink.count)
+                                crsDefinition: crs, resolvedFields: resolved, attributeFilter: filter, records: sink.finish(),
+                                recordCount: sink.count, crsIsFormatDefault: isFormatDefault(crs, driver: dataset.driverName))
         table.fields = layer.fields
         return table
+    }
+
+    /// GDAL's GeoJSON drivers give every layer WGS 84, whether the file says so or has no `crs`
+    /// member (RFC 7946): such a CRS is the format's default, and the coordinates are judged as the
+    /// built-in reader's are (`Ingest.sourceCRS`), not taken as longitude/latitude unseen.
+    static func isFormatDefault(_ crs: String?, driver: String) -> Bool {
+        guard ["GeoJSON", "GeoJSONSeq"].contains(driver), let crs else { return false }
+        return CRSInfo.isWGS84(crs)
     }
 }

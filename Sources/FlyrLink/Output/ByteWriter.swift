@@ -176,7 +176,9 @@ enum JSONText {
     }
 
     /// The text's bytes, escaped where JSON needs it (the usual text needs none: copied in one go).
-    static func appendEscaped(_ u: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    /// `asJSONEncoder`: backspace and form feed as `\b` and `\f`, as Foundation's JSONEncoder
+    /// writes them (files it used to write keep their bytes); otherwise as `\u0008` and `\u000c`.
+    static func appendEscaped(_ u: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], asJSONEncoder: Bool = false) {
         guard u.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
             out.append(contentsOf: u)
             return
@@ -188,6 +190,8 @@ enum JSONText {
             case 0x0A: out += [92, UInt8(ascii: "n")]
             case 0x0D: out += [92, UInt8(ascii: "r")]
             case 0x09: out += [92, UInt8(ascii: "t")]
+            case 0x08 where asJSONEncoder: out += [92, UInt8(ascii: "b")]
+            case 0x0C where asJSONEncoder: out += [92, UInt8(ascii: "f")]
             case 0..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
                 out += [92, UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]]

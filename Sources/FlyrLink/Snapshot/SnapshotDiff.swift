@@ -61,11 +61,39 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
             && addresses.added.isEmpty && addresses.removed.isEmpty && addresses.changed.isEmpty
     }
 
+    /// A version's links: address id → (building id, link id), as `SnapshotFiles.readLinks` reads them.
+    typealias LinkTable = [String: (building: String, link: String)]
+    /// Feature id → digest (`FeatureDigests`), of the previous version and of the new one.
+    typealias LayerDigests = (old: [String: [UInt8]], new: [String: [UInt8]])
+
     /// Compares two version directories (`from` nil: everything in `to` is added).
     public static func compute(from old: URL?, to new: URL, campaignID: String? = nil) throws -> SnapshotDiff {
-        var diff = SnapshotDiff(campaignID: campaignID, from: old.map(versionName), to: versionName(new))
         let oldLinks = try old.map { try SnapshotFiles.readLinks($0.appendingPathComponent("links.csv").path) } ?? [:]
         let newLinks = try SnapshotFiles.readLinks(new.appendingPathComponent("links.csv").path)
+        // The four files are scanned at once, one per core.
+        let jobs: [(URL?, String, [String])] = [(old, "buildings.geojson.gz", FeatureDigests.buildingKeys),
+                                                (new, "buildings.geojson.gz", FeatureDigests.buildingKeys),
+                                                (old, "addresses.geojson.gz", FeatureDigests.addressKeys),
+                                                (new, "addresses.geojson.gz", FeatureDigests.addressKeys)]
+        let results = ResultSlots<Result<[String: [UInt8]], OutputError>>.collect(jobs.count) { slots in
+            DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
+                let (dir, name, keys) = jobs[k]
+                slots.set(k, Result { () throws(OutputError) in
+                    try dir.map { (dir) throws(OutputError) in
+                        try FeatureDigests.ofGzipFile(dir.appendingPathComponent(name).path, keys: keys)
+                    } ?? [:]
+                })
+            }
+        }
+        return make(campaignID: campaignID, from: old.map(versionName), to: versionName(new), links: (oldLinks, newLinks),
+                    buildings: (try results[0].get(), try results[1].get()), addresses: (try results[2].get(), try results[3].get()))
+    }
+
+    /// The diff of two versions' links and feature digests (a first version: both old ones empty).
+    static func make(campaignID: String?, from: String?, to: String, links: (old: LinkTable, new: LinkTable),
+                     buildings: LayerDigests, addresses: LayerDigests) -> SnapshotDiff {
+        var diff = SnapshotDiff(campaignID: campaignID, from: from, to: to)
+        let (oldLinks, newLinks) = links
         for (address, n) in newLinks.sorted(by: { $0.key < $1.key }) {
             if let o = oldLinks[address] {
                 if o.building == n.building {
@@ -81,19 +109,8 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
         for (address, o) in oldLinks.sorted(by: { $0.key < $1.key }) where newLinks[address] == nil {
             diff.links.removed.append(LinkEntry(addressID: address, buildingID: o.building, linkID: o.link))
         }
-        let buildingKeys = ["height_m", "levels"]
-        let addressKeys = AddressField.allCases.map(\.rawValue)
-        // The four files are scanned at once, one per core.
-        let jobs: [(URL?, String, [String])] = [(old, "buildings.geojson.gz", buildingKeys), (new, "buildings.geojson.gz", buildingKeys),
-                                                (old, "addresses.geojson.gz", addressKeys), (new, "addresses.geojson.gz", addressKeys)]
-        let results = ResultSlots<Result<[String: [UInt8]], Error>>.collect(jobs.count) { slots in
-            DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
-                let (dir, name, keys) = jobs[k]
-                slots.set(k, Result { try dir.map { try digests($0.appendingPathComponent(name).path, keys: keys) } ?? [:] })
-            }
-        }
-        diff.buildings = compare(try results[0].get(), try results[1].get())
-        diff.addresses = compare(try results[2].get(), try results[3].get())
+        diff.buildings = compare(buildings.old, buildings.new)
+        diff.addresses = compare(addresses.old, addresses.new)
         return diff
     }
 
@@ -114,100 +131,10 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
         return f
     }
 
-    /// Feature id → SHA-256 (the 32 bytes) of its geometry and the named properties, from a gzip GeoJSON file.
-    /// The file is scanned in place (GeoJSONScanner), not built into Foundation objects: both
-    /// versions' files are written by the same writer, so a feature's geometry and values are
-    /// compared as the JSON text they were written as.
-    static func digests(_ path: String, keys: [String]) throws -> [String: [UInt8]] {
-        let bytes = try Gzip.decompressFile(path)
-        let result: Result<[String: [UInt8]], GeoJSONScanner.Failure> = bytes.withUnsafeBytes { buffer in
-            Result { () throws(GeoJSONScanner.Failure) in try digests(of: buffer, keys: keys) }
-        }
-        switch result {
-        case .success(let digests): return digests
-        case .failure(let failure): throw OutputError("\(path) is not a GeoJSON FeatureCollection: \(failure.description)")
-        }
-    }
-
-    static func digests(of bytes: UnsafeRawBufferPointer, keys: [String]) throws(GeoJSONScanner.Failure) -> [String: [UInt8]] {
-        var s = GeoJSONScanner(bytes)
-        var out: [String: [UInt8]] = [:]
-        var sawFeatures = false
-        if try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
-            repeat {
-                let member = try s.string()
-                try s.expect(UInt8(ascii: ":"))
-                guard member == "features" else { try s.skipValue(); continue }
-                sawFeatures = true
-                guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { continue }
-                repeat {
-                    try featureDigest(&s, keys: keys, into: &out)
-                } while try s.more(closer: UInt8(ascii: "]"))
-            } while try s.more(closer: UInt8(ascii: "}"))
-        }
-        guard sawFeatures else { throw s.fail("no features") }
-        s.skipSpace()
-        guard s.atEnd else { throw s.fail("text after the FeatureCollection") }
-        return out
-    }
-
-    /// One feature: its id (the member, else the `id` property; strings only) → SHA-256 of the
-    /// geometry's text and each key's value text, `null` for a missing one.
-    private static func featureDigest(_ s: inout GeoJSONScanner, keys: [String],
-                                      into out: inout [String: [UInt8]]) throws(GeoJSONScanner.Failure) {
-        var id: String?, propertyID: String?
-        var geometry: Range<Int>?
-        var values = [Range<Int>?](repeating: nil, count: keys.count)
-        func text(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> Range<Int> {
-            s.skipSpace()
-            let start = s.i
-            try s.skipValue()
-            return start..<s.i
-        }
-        func stringValue(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> String? {
-            if try s.peek() == UInt8(ascii: "\"") { return try s.string() }
-            try s.skipValue()
-            return nil
-        }
-        guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
-        repeat {
-            let member = try s.string()
-            try s.expect(UInt8(ascii: ":"))
-            switch member {
-            case "id": id = try stringValue(&s)
-            case "geometry": geometry = try text(&s)
-            case "properties" where try s.peek() == UInt8(ascii: "{"):
-                guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { break }
-                repeat {
-                    let key = try s.string()
-                    try s.expect(UInt8(ascii: ":"))
-                    let span = try text(&s)
-                    if key == "id" {
-                        var v = GeoJSONScanner(s.bytes)
-                        v.i = span.lowerBound
-                        propertyID = try stringValue(&v)
-                    }
-                    if let k = keys.firstIndex(of: key) { values[k] = span }
-                } while try s.more(closer: UInt8(ascii: "}"))
-            default: try s.skipValue()
-            }
-        } while try s.more(closer: UInt8(ascii: "}"))
-        guard let featureID = id ?? propertyID else { return }
-        var sha = SHA256()
-        let null = Array("null".utf8), separator: [UInt8] = [0x1F]
-        for span in [geometry] + values {
-            if let span { sha.update(UnsafeRawBufferPointer(rebasing: s.bytes[span])) } else { sha.update(null) }
-            sha.update(separator)
-        }
-        out[featureID] = sha.finish()
-    }
-
     func write(to directory: URL) throws {
-        let e = SnapshotManifest.encoder()
-        e.keyEncodingStrategy = .convertToSnakeCase
-        var data = try e.encode(self)
-        data.append(0x0A)
-        try SnapshotFiles.write(data, to: directory.appendingPathComponent(Self.fileName).path)
+        var bytes = SnapshotDiffJSON(self).bytes
+        bytes.append(0x0A)
+        try SnapshotFiles.write(Data(bytes), to: directory.appendingPathComponent(Self.fileName).path)
     }
 
     /// A few lines for the terminal.

@@ -94,14 +94,20 @@ public struct SnapshotManifest: Codable, Sendable, Equatable {
         try SnapshotFiles.write(data, to: directory.appendingPathComponent(Self.fileName).path)
     }
 
-    /// The checksums of every file in `directory` except the manifest.
+    /// The checksums of every file in `directory` except the manifest (hashed at once, one file per core).
     static func checksums(of directory: URL) throws -> [String: FileEntry] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != fileName }
+        let entries = ResultSlots<FileEntry?>.collect(names.count) { slots in
+            DispatchQueue.concurrentPerform(iterations: names.count) { k in
+                let path = directory.appendingPathComponent(names[k]).path
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+                slots.set(k, SHA256.hashFile(path).map { FileEntry(sha256: $0, bytes: size) })
+            }
+        }
         var files: [String: FileEntry] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name != fileName {
-            let path = directory.appendingPathComponent(name).path
-            guard let sha = SHA256.hashFile(path) else { throw OutputError("cannot read \(path)") }
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            files[name] = FileEntry(sha256: sha, bytes: size)
+        for (name, entry) in zip(names, entries) {
+            guard let entry else { throw OutputError("cannot read \(directory.appendingPathComponent(name).path)") }
+            files[name] = entry
         }
         return files
     }
@@ -138,50 +144,27 @@ enum SnapshotFiles {
 
     /// A link table (links.csv) as address id → (building id, link id).
     static func readLinks(_ path: String) throws(OutputError) -> [String: (building: String, link: String)] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw OutputError("cannot read \(path)") }
-        var rows = CSVRows.parse(String(decoding: data, as: UTF8.self))
-        guard !rows.isEmpty else { return [:] }
-        let header = rows.removeFirst()
-        guard let a = header.firstIndex(of: "address_id"), let b = header.firstIndex(of: "building_id"),
-              let l = header.firstIndex(of: "id") else { throw OutputError("\(path) is not a links.csv") }
-        var out: [String: (building: String, link: String)] = [:]
-        for row in rows where row.count > max(a, b, l) { out[row[a]] = (row[b], row[l]) }
-        return out
-    }
-}
-
-/// RFC 4180 rows (quoted fields, doubled quotes), as CSVWriter writes them.
-enum CSVRows {
-    static func parse(_ text: String) -> [[String]] {
-        var rows: [[String]] = []
-        var row: [String] = []
-        var field: [UInt8] = []
-        var quoted = false
-        var fieldStarted = false
-        let bytes = Array(text.utf8)
-        var i = 0
-        while i < bytes.count {
-            let c = bytes[i]
-            if quoted {
-                if c == UInt8(ascii: "\"") {
-                    if i + 1 < bytes.count, bytes[i + 1] == UInt8(ascii: "\"") { field.append(c); i += 1 } else { quoted = false }
-                } else {
-                    field.append(c)
+        let file: MappedFile
+        do { file = try MappedFile(path: path) } catch { throw OutputError(error.message) }
+        return try withExtendedLifetime(file) { () throws(OutputError) in
+            var columns: (address: Int, building: Int, link: Int)?
+            var out: [String: (building: String, link: String)] = [:]
+            var notLinks = false
+            CSVRows.forEachRow(file.bytes) { row in
+                if let (a, b, l) = columns {
+                    if row.count > max(a, b, l) { out[row[a]] = (row[b], row[l]) }
+                } else if !notLinks {
+                    let header = (0..<row.count).map { row[$0] }
+                    if let a = header.firstIndex(of: "address_id"), let b = header.firstIndex(of: "building_id"),
+                       let l = header.firstIndex(of: "id") {
+                        columns = (a, b, l)
+                    } else {
+                        notLinks = true
+                    }
                 }
-            } else if c == UInt8(ascii: "\"") {
-                quoted = true
-                fieldStarted = true
-            } else if c == UInt8(ascii: ",") {
-                row.append(String(decoding: field, as: UTF8.self)); field = []; fieldStarted = true
-            } else if c == 0x0A {
-                row.append(String(decoding: field, as: UTF8.self)); field = []; fieldStarted = false
-                rows.append(row); row = []
-            } else if c != 0x0D {
-                field.append(c); fieldStarted = true
             }
-            i += 1
+            if notLinks { throw OutputError("\(path) is not a links.csv") }
+            return out
         }
-        if fieldStarted || !field.isEmpty || !row.isEmpty { row.append(String(decoding: field, as: UTF8.self)); rows.append(row) }
-        return rows
     }
 }

@@ -102,10 +102,14 @@ public enum Snapshotter {
                                   directory: dir.path(current), diff: nil, manifest: manifest, pruned: pruned, linkRun: nil)
         }
 
+        // The previous version's links, read once: kept where they still hold (sticky), and compared in diff.json.
+        var previousLinks: SnapshotDiff.LinkTable = [:]
         if let current {
-            let previous = try SnapshotFiles.readLinks(dir.path(current) + "/links.csv")
-            options.previousLinks = previous.mapValues(\.building)
+            previousLinks = try SnapshotFiles.readLinks(dir.path(current) + "/links.csv")
+            options.previousLinks = previousLinks.mapValues(\.building)
         }
+        let previousDigests = PreviousDigests(current.map { dir.url.appendingPathComponent($0) })
+        defer { _ = try? previousDigests.wait() }  // no thread outlives a failed regeneration
         let version = dir.nextVersion()
         let stage = dir.url.appendingPathComponent(".staging-\(version)-\(getpid())")
         staging = stage
@@ -127,9 +131,10 @@ public enum Snapshotter {
         let t0 = Date()
         var counts = try writeFiles(run, roads: request.roads, territory: territory, to: stage, observer: observer)
         TestPause.point("written")
-        let previousURL = current.map { dir.url.appendingPathComponent($0) }
-        var diff = try SnapshotDiff.compute(from: previousURL, to: stage, campaignID: campaign)
-        diff.to = version
+        let digests = try GzipAndDigest.run(Self.gzipped(roads: request.roads != nil), in: stage, previous: previousDigests)
+        let links = try SnapshotFiles.readLinks(stage.appendingPathComponent("links.csv").path)
+        let diff = SnapshotDiff.make(campaignID: campaign, from: current, to: version, links: (previousLinks, links),
+                                     buildings: digests.buildings, addresses: digests.addresses)
         try diff.write(to: stage)
         counts.rejects = run.rejects.count
         let manifest = SnapshotManifest(
@@ -150,7 +155,12 @@ public enum Snapshotter {
                               directory: dir.path(version), diff: diff, manifest: manifest, pruned: pruned, linkRun: run)
     }
 
-    /// The linker's outputs, the clipped sources gzipped, and roads when given.
+    /// The outputs that a version keeps gzipped (GzipAndDigest gzips them once written).
+    static func gzipped(roads: Bool) -> [String] {
+        ["buildings.geojson", "addresses.geojson", "features.geojson"] + (roads ? ["roads.geojson"] : [])
+    }
+
+    /// The linker's outputs and the clipped roads when given, all plain (`gzipped` ones still to be gzipped).
     static func writeFiles(_ run: LinkRun, roads: SourceSpec?, territory: Territory, to dir: URL,
                            observer: PipelineObserver? = nil) throws -> SnapshotManifest.Counts {
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
@@ -161,27 +171,10 @@ public enum Snapshotter {
         try RunWriter.writeAddresses(run, to: path("addresses.geojson"))
         try FootprintOutputs.write(run, buildings: path("buildings.geojson"), units: path("units.geojson"),
                                    features: path("features.geojson"))
-        // units.geojson stays plain; these are kept gzipped.
-        var gzipped = ["buildings.geojson", "addresses.geojson", "features.geojson"]
         var counts = SnapshotManifest.Counts()
         if let roads {
             counts.roads = try RoadClipper.clip(roads, territory: territory.footprint, to: path("roads.geojson"))
-            gzipped.append("roads.geojson")
         }
-        // One file per core at once (zlib compresses on one thread; features.geojson is the largest).
-        let plain = gzipped.map { path($0) }
-        let failures = ResultSlots<Error?>.collect(plain.count) { slots in
-            DispatchQueue.concurrentPerform(iterations: plain.count) { k in
-                do {
-                    try Gzip.compressFile(plain[k], to: plain[k] + ".gz")
-                    try FileManager.default.removeItem(atPath: plain[k])
-                    slots.set(k, nil)
-                } catch {
-                    slots.set(k, error)
-                }
-            }
-        }
-        if let failure = failures.compactMap({ $0 }).first { throw failure }
         counts.buildings = run.buildings.count
         counts.addresses = run.addresses.count
         counts.links = run.links.count
@@ -227,6 +220,12 @@ struct Fingerprint {
             let isFile = (attrs?[.type] as? FileAttributeType) == .typeRegular
             return .init(source: ConnectionSecrets.masked(spec.location), layer: spec.layer, crs: spec.crs,
                          sha256: isFile ? SHA256.fingerprint(spec.location) : nil, bytes: isFile ? attrs?[.size] as? Int : nil)
+        }
+        // Large inputs take a while to hash: both at once (`SHA256.fingerprint` remembers them for input(_:)).
+        let specs = [o.buildings, o.addresses] + (roads.map { [$0] } ?? [])
+        DispatchQueue.concurrentPerform(iterations: specs.count) { k in
+            let isFile = (try? FileManager.default.attributesOfItem(atPath: specs[k].location)[.type] as? FileAttributeType) == .typeRegular
+            if isFile { _ = SHA256.fingerprint(specs[k].location) }
         }
         inputs["buildings"] = input(o.buildings)
         inputs["addresses"] = input(o.addresses)

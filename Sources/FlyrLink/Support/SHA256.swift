@@ -31,6 +31,17 @@ struct SHA256: ~Copyable {
         return out
     }
 
+    /// The digest of what was given so far, and the hash started over on the same context: many
+    /// short messages (a snapshot's features) without a context made and freed for each.
+    mutating func finishAndRestart() -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        var n: UInt32 = 0
+        EVP_DigestFinal_ex(context, &out, &n)
+        // The digest the context already holds (naming EVP_sha256() again looks it up under a lock).
+        EVP_DigestInit_ex2(context, nil, nil)
+        return out
+    }
+
     static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)

@@ -1,0 +1,147 @@
+import Foundation
+
+/// Feature id → SHA-256 (the 32 bytes) of its geometry and the named properties, for
+/// `diff.json`'s changed buildings and addresses. The GeoJSON is scanned in place
+/// (GeoJSONScanner), not built into Foundation objects: both versions' files are written by the
+/// same writer, so a feature's geometry and values are compared as the JSON text they were written as.
+enum FeatureDigests {
+    static let buildingKeys = ["height_m", "levels"]
+    static let addressKeys = AddressField.allCases.map(\.rawValue)
+
+    /// The digests of a gzip GeoJSON file (a version's `buildings.geojson.gz`, say).
+    static func ofGzipFile(_ path: String, keys: [String]) throws(OutputError) -> [String: [UInt8]] {
+        let text = try Gzip.decompressFile(path)
+        let result = text.withUnsafeBytes { bytes in Result { () throws(OutputError) in try of(bytes, keys: keys, file: path) } }
+        return try result.get()
+    }
+
+    /// The digests of a GeoJSON FeatureCollection's bytes (`file` names it in the error).
+    static func of(_ bytes: UnsafeRawBufferPointer, keys: [String], file: String) throws(OutputError) -> [String: [UInt8]] {
+        do {
+            return try scan(bytes, keys: keys)
+        } catch {
+            throw OutputError("\(file) is not a GeoJSON FeatureCollection: \(error.description)")
+        }
+    }
+
+    private static func scan(_ bytes: UnsafeRawBufferPointer, keys: [String]) throws(GeoJSONScanner.Failure) -> [String: [UInt8]] {
+        var s = GeoJSONScanner(bytes)
+        var out: [String: [UInt8]] = [:]
+        out.reserveCapacity(bytes.count / 400)  // about a feature's bytes in a version's files: no regrowing
+        var sawFeatures = false
+        if try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
+            repeat {
+                let member = try s.string()
+                try s.expect(UInt8(ascii: ":"))
+                guard member == "features" else { try s.skipValue(); continue }
+                sawFeatures = true
+                guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { continue }
+                let properties = PropertyNames(keys: keys)
+                var values = [Range<Int>?](repeating: nil, count: keys.count)
+                var sha = SHA256()
+                repeat {
+                    try featureDigest(&s, properties: properties, values: &values, sha: &sha, into: &out)
+                } while try s.more(closer: UInt8(ascii: "]"))
+            } while try s.more(closer: UInt8(ascii: "}"))
+        }
+        guard sawFeatures else { throw s.fail("no features") }
+        s.skipSpace()
+        guard s.atEnd else { throw s.fail("text after the FeatureCollection") }
+        return out
+    }
+
+    /// One feature: its id (the member, else the `id` property; strings only) → SHA-256 of the
+    /// geometry's text and each key's value text, `null` for a missing one. Names are matched as
+    /// bytes where they lie (a String for each of a million names cost more than the hashing);
+    /// `values` is scratch, one slot a key; `sha` is started, and left started.
+    private static func featureDigest(_ s: inout GeoJSONScanner, properties: PropertyNames, values: inout [Range<Int>?],
+                                      sha: inout SHA256, into out: inout [String: [UInt8]]) throws(GeoJSONScanner.Failure) {
+        var id: String?, propertyID: Range<Int>?
+        var geometry: Range<Int>?
+        for k in values.indices { values[k] = nil }
+        // A value's text. Containers (the geometry) by their brackets and strings in place: the
+        // files are flyr-link's own (and checksummed), so the strict skip's String for every
+        // number and name would buy nothing; the features' own members are still read strictly.
+        func text(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> Range<Int> {
+            let first = try s.peek()
+            let start = s.i
+            switch first {
+            case UInt8(ascii: "{"), UInt8(ascii: "["): try s.skipStructure()
+            case UInt8(ascii: "\""): if try s.plainStringSpan() == nil { _ = try s.string() }
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try s.numberSpan()
+            default: try s.skipValue()
+            }
+            return start..<s.i
+        }
+        func stringValue(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> String? {
+            if try s.peek() == UInt8(ascii: "\"") { return try s.string() }
+            try s.skipValue()
+            return nil
+        }
+        guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
+        repeat {
+            let member = try name(&s, among: featureMembers)
+            try s.expect(UInt8(ascii: ":"))
+            switch member {
+            case 0: id = try stringValue(&s)
+            case 1: geometry = try text(&s)
+            case 2 where try s.peek() == UInt8(ascii: "{"):
+                guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { break }
+                repeat {
+                    let key = try name(&s, among: properties.names)
+                    try s.expect(UInt8(ascii: ":"))
+                    let span = try text(&s)
+                    if key == properties.id { propertyID = span }
+                    if let key, key < values.count { values[key] = span }
+                } while try s.more(closer: UInt8(ascii: "}"))
+            default: try s.skipValue()
+            }
+        } while try s.more(closer: UInt8(ascii: "}"))
+        if id == nil, let span = propertyID {
+            var v = GeoJSONScanner(s.bytes)
+            v.i = span.lowerBound
+            id = try stringValue(&v)
+        }
+        guard let featureID = id else { return }
+        add(geometry, of: s.bytes, to: &sha)
+        for span in values { add(span, of: s.bytes, to: &sha) }
+        out[featureID] = sha.finishAndRestart()
+    }
+
+    private static let null = Array("null".utf8), separator: [UInt8] = [0x1F]
+
+    /// A value's text (`null` when missing) and a separator.
+    private static func add(_ span: Range<Int>?, of bytes: UnsafeRawBufferPointer, to sha: inout SHA256) {
+        if let span { sha.update(UnsafeRawBufferPointer(rebasing: bytes[span])) } else { sha.update(null) }
+        sha.update(separator)
+    }
+
+    /// The property names a digest reads: the keys, then `id` unless it is one of them.
+    private struct PropertyNames {
+        let names: [[UInt8]]
+        /// Where `id` is in `names`.
+        let id: Int
+
+        init(keys: [String]) {
+            let idName = Array("id".utf8)
+            var names = keys.map { Array($0.utf8) }
+            if !names.contains(idName) { names.append(idName) }
+            self.names = names
+            id = names.firstIndex(of: idName)!
+        }
+    }
+
+    /// A feature's members read: its id, geometry and properties, in that order.
+    private static let featureMembers = ["id", "geometry", "properties"].map { Array($0.utf8) }
+
+    /// Which of `names` the member name at the scanner is, nil for none: compared in place, or
+    /// decoded when it has escapes.
+    private static func name(_ s: inout GeoJSONScanner, among names: [[UInt8]]) throws(GeoJSONScanner.Failure) -> Int? {
+        if let span = try s.plainStringSpan() {
+            let raw = UnsafeRawBufferPointer(rebasing: s.bytes[span])
+            return names.firstIndex { $0.count == raw.count && $0.elementsEqual(raw) }
+        }
+        let decoded = Array(try s.string().utf8)
+        return names.firstIndex(of: decoded)
+    }
+}
