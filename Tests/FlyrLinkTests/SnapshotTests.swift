@@ -99,6 +99,39 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual((diff["links"] as? [String: Any])?["unchanged"] as? Int, 7)
     }
 
+    /// Each version keeps its digests (`digests.bin`); the next diff reads them. The diff is the
+    /// one scanning the layers gives (a version from before the file, or one whose file is cut short).
+    func testKeptDigestsGiveTheDiffTheLayersGive() throws {
+        var f = try fixture()
+        XCTAssertEqual(try ProcessRunner.flyrLink(f.arguments).status, 0)
+        let i = f.scene.addresses.firstIndex { $0.id == "a1" }!
+        f.scene.addresses[i].x = 85
+        f.scene.addresses[i].y = 3
+        f.scene.buildings.removeLast()
+        try f.write()
+        let r = try ProcessRunner.flyrLink(f.arguments)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let v1 = f.version("v000001"), v2 = f.version("v000002")
+        XCTAssertEqual(DigestFile.read(v1)?.buildings.count, 6)
+        XCTAssertEqual(SnapshotManifest.verify(v2), [])
+        let kept = try SnapshotDiff.compute(from: v1, to: v2, campaignID: SnapshotFixture.campaign)
+        XCTAssertEqual(kept.buildings.removed.count, 1)
+        XCTAssertEqual(kept.addresses.changed, ["a1"])
+
+        let copies = TestPaths.temporaryDirectory(self)
+        for (k, v) in [v1, v2].enumerated() {
+            let copy = copies.appendingPathComponent(v.lastPathComponent)
+            try FileManager.default.copyItem(at: v, to: copy)
+            let digests = copy.appendingPathComponent(DigestFile.name)
+            if k == 0 { try FileManager.default.removeItem(at: digests) } else { try Data([0x46, 0x4C]).write(to: digests) }
+            XCTAssertNil(DigestFile.read(copy))
+        }
+        let scanned = try SnapshotDiff.compute(from: copies.appendingPathComponent("v000001"), to: copies.appendingPathComponent("v000002"),
+                                               campaignID: SnapshotFixture.campaign)
+        XCTAssertEqual(scanned, kept)
+        XCTAssertEqual(try Data(contentsOf: v2.appendingPathComponent("diff.json")), Data(SnapshotDiffJSON(kept).bytes + [0x0A]))
+    }
+
     func testOneMovedAddressIsExactlyWhatTheDiffNames() throws {
         var f = try fixture()
         XCTAssertEqual(try ProcessRunner.flyrLink(f.arguments).status, 0)

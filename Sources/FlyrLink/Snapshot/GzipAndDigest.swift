@@ -51,8 +51,9 @@ enum GzipAndDigest {
     }
 }
 
-/// The previous version's digests, made on spare threads from when a regeneration starts, as the
-/// linker leaves a core idle now and then (its files do not change: the campaign is locked).
+/// The previous version's digests: read from its `DigestFile`, or (a version made before there was
+/// one) made on spare threads from when a regeneration starts, as the linker leaves a core idle
+/// now and then (its files do not change: the campaign is locked).
 final class PreviousDigests: @unchecked Sendable {
     private let group = DispatchGroup()
     private var buildings: Result<[String: [UInt8]], OutputError> = .success([:])
@@ -61,6 +62,10 @@ final class PreviousDigests: @unchecked Sendable {
     /// `version`: the previous version's directory; nil for none (empty digests).
     init(_ version: URL?) {
         guard let version else { return }
+        if let kept = DigestFile.read(version) {
+            (buildings, addresses) = (.success(kept.buildings), .success(kept.addresses))
+            return
+        }
         let queue = DispatchQueue.global(qos: .utility)
         queue.async(group: group) {
             self.buildings = Result { () throws(OutputError) in

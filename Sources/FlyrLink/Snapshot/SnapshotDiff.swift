@@ -70,6 +70,11 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
     public static func compute(from old: URL?, to new: URL, campaignID: String? = nil) throws -> SnapshotDiff {
         let oldLinks = try old.map { try SnapshotFiles.readLinks($0.appendingPathComponent("links.csv").path) } ?? [:]
         let newLinks = try SnapshotFiles.readLinks(new.appendingPathComponent("links.csv").path)
+        // Both versions' kept digests (no previous version: none to read) instead of scanning their layers.
+        if let n = DigestFile.read(new), let o = old.map(DigestFile.read) ?? (buildings: [:], addresses: [:]) {
+            return make(campaignID: campaignID, from: old.map(versionName), to: versionName(new), links: (oldLinks, newLinks),
+                        buildings: (o.buildings, n.buildings), addresses: (o.addresses, n.addresses))
+        }
         // The four files are scanned at once, one per core.
         let jobs: [(URL?, String, [String])] = [(old, "buildings.geojson.gz", FeatureDigests.buildingKeys),
                                                 (new, "buildings.geojson.gz", FeatureDigests.buildingKeys),

@@ -44,7 +44,7 @@ public struct SnapshotResult: Sendable {
 /// gzipped, the linker's outputs, `diff.json` and `manifest.json`; `current` switched atomically.
 public enum Snapshotter {
     public static let files = ["buildings.geojson.gz", "addresses.geojson.gz", "features.geojson.gz", "links.csv",
-                               "units.geojson", "rejects.csv", "report.json", "report.html", "diff.json", "manifest.json"]
+                               "units.geojson", "rejects.csv", "report.json", "report.html", "diff.json", DigestFile.name, "manifest.json"]
 
     public static func regenerate(_ request: SnapshotRequest, observer: PipelineObserver? = nil) throws -> SnapshotResult {
         // Everything that can be checked without writing: campaign id, options, territory, root.
@@ -132,6 +132,7 @@ public enum Snapshotter {
         var counts = try writeFiles(run, roads: request.roads, territory: territory, to: stage, observer: observer)
         TestPause.point("written")
         let digests = try GzipAndDigest.run(Self.gzipped(roads: request.roads != nil), in: stage, previous: previousDigests)
+        try DigestFile.write(buildings: digests.buildings.new, addresses: digests.addresses.new, to: stage)
         let links = try SnapshotFiles.readLinks(stage.appendingPathComponent("links.csv").path)
         let diff = SnapshotDiff.make(campaignID: campaign, from: current, to: version, links: (previousLinks, links),
                                      buildings: digests.buildings, addresses: digests.addresses)
