@@ -59,7 +59,7 @@ final class SnapshotDiffFormatTests: XCTestCase {
     }
 
     func testDigestsReadEscapedNamesAndTheIdPropertyAsBefore() throws {
-        func digests(_ text: String, _ keys: [String] = FeatureDigests.buildingKeys) throws -> [String: [UInt8]] {
+        func digests(_ text: String, _ keys: [String] = FeatureDigests.buildingKeys) throws -> FeatureDigests.Table {
             var t = text
             return try t.withUTF8 { try FeatureDigests.of(UnsafeRawBufferPointer($0), keys: keys, file: "t") }
         }

@@ -10,9 +10,9 @@ import Foundation
 enum DigestFile {
     static let name = "digests.bin"
     private static let magic = Array("FLYRDIG1".utf8)
-    private static let digestSize = 32
+    private static let digestSize = FeatureDigest.size
 
-    static func write(buildings: [String: [UInt8]], addresses: [String: [UInt8]], to dir: URL) throws(OutputError) {
+    static func write(buildings: FeatureDigests.Table, addresses: FeatureDigests.Table, to dir: URL) throws(OutputError) {
         var bytes = magic
         for layer in [buildings, addresses] {
             append(UInt32(layer.count), to: &bytes)
@@ -20,16 +20,16 @@ enum DigestFile {
                 let utf8 = Array(id.utf8)
                 append(UInt32(utf8.count), to: &bytes)
                 bytes += utf8
-                bytes += layer[id]!
+                bytes += layer[id]!.bytes
             }
         }
         try SnapshotFiles.write(Data(bytes), to: dir.appendingPathComponent(name).path)
     }
 
     /// The buildings' and the addresses' digests, or nil when the file is missing or not whole.
-    static func read(_ dir: URL) -> (buildings: [String: [UInt8]], addresses: [String: [UInt8]])? {
+    static func read(_ dir: URL) -> (buildings: FeatureDigests.Table, addresses: FeatureDigests.Table)? {
         guard let file = try? MappedFile(path: dir.appendingPathComponent(name).path) else { return nil }
-        return withExtendedLifetime(file) { () -> (buildings: [String: [UInt8]], addresses: [String: [UInt8]])? in
+        return withExtendedLifetime(file) { () -> (buildings: FeatureDigests.Table, addresses: FeatureDigests.Table)? in
             let b = file.bytes
             guard b.count >= magic.count, b.prefix(magic.count).elementsEqual(magic) else { return nil }
             var at = magic.count
@@ -38,14 +38,14 @@ enum DigestFile {
                 defer { at += 4 }
                 return Int(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
             }
-            func layer() -> [String: [UInt8]]? {
+            func layer() -> FeatureDigests.Table? {
                 guard let count = uint32() else { return nil }
-                var out: [String: [UInt8]] = [:]
+                var out: FeatureDigests.Table = [:]
                 out.reserveCapacity(count)
                 for _ in 0..<count {
                     guard let length = uint32(), at + length + digestSize <= b.count else { return nil }
                     let id = String(decoding: UnsafeRawBufferPointer(rebasing: b[at..<at + length]), as: UTF8.self)
-                    out[id] = Array(b[at + length..<at + length + digestSize])
+                    out[id] = FeatureDigest(UnsafeRawBufferPointer(rebasing: b[at + length..<at + length + digestSize]))
                     at += length + digestSize
                 }
                 return out

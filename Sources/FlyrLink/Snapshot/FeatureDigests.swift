@@ -5,18 +5,21 @@ import Foundation
 /// (GeoJSONScanner), not built into Foundation objects: both versions' files are written by the
 /// same writer, so a feature's geometry and values are compared as the JSON text they were written as.
 enum FeatureDigests {
+    /// Feature id → its digest.
+    typealias Table = [String: FeatureDigest]
+
     static let buildingKeys = ["height_m", "levels"]
     static let addressKeys = AddressField.allCases.map(\.rawValue)
 
     /// The digests of a gzip GeoJSON file (a version's `buildings.geojson.gz`, say).
-    static func ofGzipFile(_ path: String, keys: [String]) throws(OutputError) -> [String: [UInt8]] {
+    static func ofGzipFile(_ path: String, keys: [String]) throws(OutputError) -> Table {
         let text = try Gzip.decompressFile(path)
         let result = text.withUnsafeBytes { bytes in Result { () throws(OutputError) in try of(bytes, keys: keys, file: path) } }
         return try result.get()
     }
 
     /// The digests of a GeoJSON FeatureCollection's bytes (`file` names it in the error).
-    static func of(_ bytes: UnsafeRawBufferPointer, keys: [String], file: String) throws(OutputError) -> [String: [UInt8]] {
+    static func of(_ bytes: UnsafeRawBufferPointer, keys: [String], file: String) throws(OutputError) -> Table {
         do {
             return try scan(bytes, keys: keys)
         } catch {
@@ -24,9 +27,9 @@ enum FeatureDigests {
         }
     }
 
-    private static func scan(_ bytes: UnsafeRawBufferPointer, keys: [String]) throws(GeoJSONScanner.Failure) -> [String: [UInt8]] {
+    private static func scan(_ bytes: UnsafeRawBufferPointer, keys: [String]) throws(GeoJSONScanner.Failure) -> Table {
         var s = GeoJSONScanner(bytes)
-        var out: [String: [UInt8]] = [:]
+        var out: Table = [:]
         out.reserveCapacity(bytes.count / 400)  // about a feature's bytes in a version's files: no regrowing
         var sawFeatures = false
         if try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
@@ -55,7 +58,7 @@ enum FeatureDigests {
     /// bytes where they lie (a String for each of a million names cost more than the hashing);
     /// `values` is scratch, one slot a key; `sha` is started, and left started.
     private static func featureDigest(_ s: inout GeoJSONScanner, properties: PropertyNames, values: inout [Range<Int>?],
-                                      sha: inout SHA256, into out: inout [String: [UInt8]]) throws(GeoJSONScanner.Failure) {
+                                      sha: inout SHA256, into out: inout Table) throws(GeoJSONScanner.Failure) {
         var id: String?, propertyID: Range<Int>?
         var geometry: Range<Int>?
         for k in values.indices { values[k] = nil }
@@ -105,7 +108,7 @@ enum FeatureDigests {
         guard let featureID = id else { return }
         add(geometry, of: s.bytes, to: &sha)
         for span in values { add(span, of: s.bytes, to: &sha) }
-        out[featureID] = sha.finishAndRestart()
+        out[featureID] = FeatureDigest(finishing: &sha)
     }
 
     private static let null = Array("null".utf8), separator: [UInt8] = [0x1F]
@@ -144,4 +147,27 @@ enum FeatureDigests {
         let decoded = Array(try s.string().utf8)
         return names.firstIndex(of: decoded)
     }
+}
+
+/// A SHA-256 held in four words, not an array: a table of a million digests is then no million
+/// arrays to allocate, retain and release (a third of what a later snapshot version added to its run).
+struct FeatureDigest: Hashable, Sendable {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    static let size = 32
+
+    /// `sha`'s digest; `sha` is started again.
+    init(finishing sha: inout SHA256) {
+        withUnsafeMutableBytes(of: &words) { sha.finishAndRestart(into: $0.baseAddress!) }
+    }
+
+    /// From its 32 bytes as written (`bytes`).
+    init(_ raw: UnsafeRawBufferPointer) {
+        precondition(raw.count == Self.size)
+        withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: raw) }
+    }
+
+    var bytes: [UInt8] { withUnsafeBytes(of: words) { Array($0) } }
+
+    static func == (a: FeatureDigest, b: FeatureDigest) -> Bool { a.words == b.words }
+    func hash(into h: inout Hasher) { h.combine(words.0); h.combine(words.1); h.combine(words.2); h.combine(words.3) }
 }

@@ -21,7 +21,7 @@ enum GzipAndDigest {
         }
         // features.geojson is about as large as the other two together: first, so no core waits on it at the end.
         let names = plain.sorted { ($0 == "features.geojson" ? 0 : 1, $0) < ($1 == "features.geojson" ? 0 : 1, $1) }
-        let results = ResultSlots<Result<[String: [UInt8]]?, OutputError>>.collect(names.count) { slots in
+        let results = ResultSlots<Result<FeatureDigests.Table?, OutputError>>.collect(names.count) { slots in
             DispatchQueue.concurrentPerform(iterations: names.count) { k in
                 slots.set(k, Result { () throws(OutputError) in
                     try gzip(stage.appendingPathComponent(names[k]).path, digestKeys: keys(names[k]))
@@ -39,10 +39,10 @@ enum GzipAndDigest {
     }
 
     /// `path` gzipped into `path.gz` and removed; its digests when `digestKeys` are given.
-    private static func gzip(_ path: String, digestKeys: [String]?) throws(OutputError) -> [String: [UInt8]]? {
+    private static func gzip(_ path: String, digestKeys: [String]?) throws(OutputError) -> FeatureDigests.Table? {
         let file: MappedFile
         do { file = try MappedFile(path: path) } catch { throw OutputError(error.message) }
-        let digests = try withExtendedLifetime(file) { () throws(OutputError) -> [String: [UInt8]]? in
+        let digests = try withExtendedLifetime(file) { () throws(OutputError) -> FeatureDigests.Table? in
             try Gzip.compress(file.bytes, to: path + ".gz", name: path)
             return try digestKeys.map { (keys) throws(OutputError) in try FeatureDigests.of(file.bytes, keys: keys, file: path) }
         }
@@ -56,8 +56,8 @@ enum GzipAndDigest {
 /// now and then (its files do not change: the campaign is locked).
 final class PreviousDigests: @unchecked Sendable {
     private let group = DispatchGroup()
-    private var buildings: Result<[String: [UInt8]], OutputError> = .success([:])
-    private var addresses: Result<[String: [UInt8]], OutputError> = .success([:])
+    private var buildings: Result<FeatureDigests.Table, OutputError> = .success([:])
+    private var addresses: Result<FeatureDigests.Table, OutputError> = .success([:])
 
     /// `version`: the previous version's directory; nil for none (empty digests).
     init(_ version: URL?) {
@@ -80,7 +80,7 @@ final class PreviousDigests: @unchecked Sendable {
     }
 
     /// Waits for both; the buildings' and the addresses' digests.
-    func wait() throws(OutputError) -> (buildings: [String: [UInt8]], addresses: [String: [UInt8]]) {
+    func wait() throws(OutputError) -> (buildings: FeatureDigests.Table, addresses: FeatureDigests.Table) {
         group.wait()
         return (try buildings.get(), try addresses.get())
     }

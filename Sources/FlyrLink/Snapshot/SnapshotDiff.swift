@@ -64,7 +64,7 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
     /// A version's links: address id → (building id, link id), as `SnapshotFiles.readLinks` reads them.
     typealias LinkTable = [String: (building: String, link: String)]
     /// Feature id → digest (`FeatureDigests`), of the previous version and of the new one.
-    typealias LayerDigests = (old: [String: [UInt8]], new: [String: [UInt8]])
+    typealias LayerDigests = (old: FeatureDigests.Table, new: FeatureDigests.Table)
 
     /// Compares two version directories (`from` nil: everything in `to` is added).
     public static func compute(from old: URL?, to new: URL, campaignID: String? = nil) throws -> SnapshotDiff {
@@ -80,7 +80,7 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
                                                 (new, "buildings.geojson.gz", FeatureDigests.buildingKeys),
                                                 (old, "addresses.geojson.gz", FeatureDigests.addressKeys),
                                                 (new, "addresses.geojson.gz", FeatureDigests.addressKeys)]
-        let results = ResultSlots<Result<[String: [UInt8]], OutputError>>.collect(jobs.count) { slots in
+        let results = ResultSlots<Result<FeatureDigests.Table, OutputError>>.collect(jobs.count) { slots in
             DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
                 let (dir, name, keys) = jobs[k]
                 slots.set(k, Result { () throws(OutputError) in

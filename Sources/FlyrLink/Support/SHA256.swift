@@ -35,11 +35,16 @@ struct SHA256: ~Copyable {
     /// short messages (a snapshot's features) without a context made and freed for each.
     mutating func finishAndRestart() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
+        out.withUnsafeMutableBytes { finishAndRestart(into: $0.baseAddress!) }
+        return out
+    }
+
+    /// The 32 bytes into `out`, and the context started again for the next message.
+    mutating func finishAndRestart(into out: UnsafeMutableRawPointer) {
         var n: UInt32 = 0
-        EVP_DigestFinal_ex(context, &out, &n)
+        EVP_DigestFinal_ex(context, out.assumingMemoryBound(to: UInt8.self), &n)
         // The digest the context already holds (naming EVP_sha256() again looks it up under a lock).
         EVP_DigestInit_ex2(context, nil, nil)
-        return out
     }
 
     static func hex(_ bytes: [UInt8]) -> String {
