@@ -98,25 +98,41 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
     static func make(campaignID: String?, from: String?, to: String, links: (old: LinkTable, new: LinkTable),
                      buildings: LayerDigests, addresses: LayerDigests) -> SnapshotDiff {
         var diff = SnapshotDiff(campaignID: campaignID, from: from, to: to)
+        // The links, the buildings and the addresses compared at once (each sorts its ids).
+        let parts = ResultSlots<(links: Links?, features: Features?)>.collect(3) { slots in
+            DispatchQueue.concurrentPerform(iterations: 3) { k in
+                switch k {
+                case 0: slots.set(k, (compareLinks(links), nil))
+                case 1: slots.set(k, (nil, compare(buildings.old, buildings.new)))
+                default: slots.set(k, (nil, compare(addresses.old, addresses.new)))
+                }
+            }
+        }
+        diff.links = parts[0].links!
+        diff.buildings = parts[1].features!
+        diff.addresses = parts[2].features!
+        return diff
+    }
+
+    static func compareLinks(_ links: (old: LinkTable, new: LinkTable)) -> Links {
+        var out = Links()
         let (oldLinks, newLinks) = links
         for (address, n) in newLinks.sorted(by: { $0.key < $1.key }) {
             if let o = oldLinks[address] {
                 if o.building == n.building {
-                    diff.links.unchanged += 1
+                    out.unchanged += 1
                 } else {
-                    diff.links.moved.append(LinkMove(addressID: address, fromBuildingID: o.building, toBuildingID: n.building,
-                                                     fromLinkID: o.link, toLinkID: n.link))
+                    out.moved.append(LinkMove(addressID: address, fromBuildingID: o.building, toBuildingID: n.building,
+                                         fromLinkID: o.link, toLinkID: n.link))
                 }
             } else {
-                diff.links.added.append(LinkEntry(addressID: address, buildingID: n.building, linkID: n.link))
+                out.added.append(LinkEntry(addressID: address, buildingID: n.building, linkID: n.link))
             }
         }
         for (address, o) in oldLinks.sorted(by: { $0.key < $1.key }) where newLinks[address] == nil {
-            diff.links.removed.append(LinkEntry(addressID: address, buildingID: o.building, linkID: o.link))
+            out.removed.append(LinkEntry(addressID: address, buildingID: o.building, linkID: o.link))
         }
-        diff.buildings = compare(buildings.old, buildings.new)
-        diff.addresses = compare(addresses.old, addresses.new)
-        return diff
+        return out
     }
 
     static func versionName(_ url: URL) -> String {

@@ -132,10 +132,23 @@ public enum Snapshotter {
         var counts = try writeFiles(run, roads: request.roads, territory: territory, to: stage, observer: observer)
         TestPause.point("written")
         let digests = try GzipAndDigest.run(Self.gzipped(roads: request.roads != nil), in: stage, previous: previousDigests)
-        try DigestFile.write(buildings: digests.buildings.new, addresses: digests.addresses.new, to: stage)
-        let links = try SnapshotFiles.readLinks(stage.appendingPathComponent("links.csv").path)
-        let diff = SnapshotDiff.make(campaignID: campaign, from: current, to: version, links: (previousLinks, links),
-                                     buildings: digests.buildings, addresses: digests.addresses)
+        // The digests kept for the next version while the diff is made (both only read them).
+        let previousLinksNow = previousLinks
+        let steps = ResultSlots<Result<SnapshotDiff?, OutputError>>.collect(2) { slots in
+            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                slots.set(k, Result { () throws(OutputError) -> SnapshotDiff? in
+                    if k == 0 {
+                        try DigestFile.write(buildings: digests.buildings.new, addresses: digests.addresses.new, to: stage)
+                        return nil
+                    }
+                    let links = try SnapshotFiles.readLinks(stage.appendingPathComponent("links.csv").path)
+                    return SnapshotDiff.make(campaignID: campaign, from: current, to: version, links: (previousLinksNow, links),
+                                             buildings: digests.buildings, addresses: digests.addresses)
+                })
+            }
+        }
+        _ = try steps[0].get()
+        let diff = try steps[1].get()!
         try diff.write(to: stage)
         counts.rejects = run.rejects.count
         let manifest = SnapshotManifest(
