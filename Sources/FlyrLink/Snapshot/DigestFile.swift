@@ -6,7 +6,7 @@ import Foundation
 /// with one that does not read back whole, is scanned as before.
 ///
 /// Layout, little-endian: "FLYRDIG1"; then the buildings, then the addresses, each a UInt32 count
-/// and, by id ascending, a UInt32 id length, the id's UTF-8 bytes and the 32-byte SHA-256.
+/// and, by id ascending, a UInt32 id length, the id's UTF-8 bytes and the digest (`FeatureDigest`, 16 bytes).
 enum DigestFile {
     static let name = "digests.bin"
     private static let magic = Array("FLYRDIG1".utf8)

@@ -149,18 +149,22 @@ enum FeatureDigests {
     }
 }
 
-/// A SHA-256 held in four words, not an array: a table of a million digests is then no million
-/// arrays to allocate, retain and release (a third of what a later snapshot version added to its run).
+/// A feature's SHA-256, its first 128 bits, held in two words: a table of a million digests is
+/// then no million arrays to allocate, retain and release (a third of what a later snapshot
+/// version added to its run), and `digests.bin` holds 16 bytes a feature. Two different features
+/// share 128 bits with odds of 2^-128 per pair.
 struct FeatureDigest: Hashable, Sendable {
-    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    static let size = 32
+    private var words: (UInt64, UInt64) = (0, 0)
+    static let size = 16
 
     /// `sha`'s digest; `sha` is started again.
     init(finishing sha: inout SHA256) {
-        withUnsafeMutableBytes(of: &words) { sha.finishAndRestart(into: $0.baseAddress!) }
+        var full: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &full) { sha.finishAndRestart(into: $0.baseAddress!) }
+        words = (full.0, full.1)
     }
 
-    /// From its 32 bytes as written (`bytes`).
+    /// From its bytes as `digests.bin` holds them (`bytes`).
     init(_ raw: UnsafeRawBufferPointer) {
         precondition(raw.count == Self.size)
         withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: raw) }
@@ -169,5 +173,5 @@ struct FeatureDigest: Hashable, Sendable {
     var bytes: [UInt8] { withUnsafeBytes(of: words) { Array($0) } }
 
     static func == (a: FeatureDigest, b: FeatureDigest) -> Bool { a.words == b.words }
-    func hash(into h: inout Hasher) { h.combine(words.0); h.combine(words.1); h.combine(words.2); h.combine(words.3) }
+    func hash(into h: inout Hasher) { h.combine(words.0); h.combine(words.1) }
 }
