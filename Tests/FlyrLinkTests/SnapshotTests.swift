@@ -102,13 +102,7 @@ final class SnapshotTests: XCTestCase {
     /// Each version keeps its digests (`digests.bin`); the next diff reads them. The diff is the
     /// one scanning the layers gives (a version from before the file, or one whose file is cut short).
     func testKeptDigestsGiveTheDiffTheLayersGive() throws {
-        var f = try fixture()
-        XCTAssertEqual(try ProcessRunner.flyrLink(f.arguments).status, 0)
-        let i = f.scene.addresses.firstIndex { $0.id == "a1" }!
-        f.scene.addresses[i].x = 85
-        f.scene.addresses[i].y = 3
-        f.scene.buildings.removeLast()
-        try f.write()
+        let f = try firstVersionThenA1Moved(droppingLastBuilding: true)
         let r = try ProcessRunner.flyrLink(f.arguments)
         XCTAssertEqual(r.status, 0, r.stderr)
         let v1 = f.version("v000001"), v2 = f.version("v000002")
@@ -132,14 +126,20 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: v2.appendingPathComponent("diff.json")), Data(SnapshotDiffJSON(kept).bytes + [0x0A]))
     }
 
-    func testOneMovedAddressIsExactlyWhatTheDiffNames() throws {
+    /// A first version made, then the inputs rewritten with a1 moved from inside b1 to inside b4.
+    private func firstVersionThenA1Moved(droppingLastBuilding: Bool = false) throws -> SnapshotFixture {
         var f = try fixture()
         XCTAssertEqual(try ProcessRunner.flyrLink(f.arguments).status, 0)
-        // a1 moves from inside b1 to inside b4.
         let i = f.scene.addresses.firstIndex { $0.id == "a1" }!
         f.scene.addresses[i].x = 85
         f.scene.addresses[i].y = 3
+        if droppingLastBuilding { f.scene.buildings.removeLast() }
         try f.write()
+        return f
+    }
+
+    func testOneMovedAddressIsExactlyWhatTheDiffNames() throws {
+        let f = try firstVersionThenA1Moved()
         let r = try ProcessRunner.flyrLink(f.arguments)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("1 moved"), r.stdout)
