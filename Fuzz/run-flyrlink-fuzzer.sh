@@ -38,10 +38,10 @@ mkdir -p "$OUT" ".build/fuzz-corpus-$TARGET" ".build/fuzz-artifacts-$TARGET" "Fu
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name Fuzz$TARGET \
     -I "$B/Modules" -Xcc -fmodule-map-file="$B/CTOML.build/module.modulemap" \
     -Xcc -fmodule-map-file="$B/CLateBound.build/module.modulemap" \
-    -I Sources/CGEOS -I Sources/CSnappy -I Sources/CZstd -I Sources/CZlib -I Sources/CBrotli -I Sources/CLZ4 -I Sources/CCrypto \
+    -I Sources/CGEOS -I Sources/CSnappy -I Sources/CZstd -I Sources/CZlib -I Sources/CBrotli -I Sources/CLZ4 -I Sources/CCrypto -I Sources/CDeflate \
     Fuzz/FuzzSupport.swift "Fuzz/$SRC" \
     $(find "$B/FlyrLink.build" "$B/GeoParquet.build" "$B/TOMLKit.build" "$B/CTOML.build" "$B/CLateBound.build" -name '*.o') \
-    -lgeos_c -lsnappy -lzstd -lz -lbrotlidec -llz4 -lcrypto -ldl -lstdc++ \
+    -lgeos_c -lsnappy -lzstd -lz -ldeflate -lbrotlidec -llz4 -lcrypto -ldl -lstdc++ \
     -o "$OUT/fuzz-$TARGET"
 exec "$OUT/fuzz-$TARGET" ".build/fuzz-corpus-$TARGET" "Fuzz/corpus-$TARGET" \
     -max_total_time="$SECONDS_TO_RUN" -max_len="$MAXLEN" -rss_limit_mb="${RSS_LIMIT_MB:-2048}" -timeout=10 \
