@@ -116,14 +116,18 @@ final class RemoteSourceTests: XCTestCase {
         XCTAssertEqual(LoggedRequest.read(server.log).filter { $0.path == "/missing.parquet" }.count, 1)
     }
 
-    /// (d) A server that answers the first request with 503 is asked again, and the run succeeds.
-    func testServiceUnavailableIsRetried() throws {
-        let dir = TestPaths.temporaryDirectory(self)
-        let server = try LoopbackServer.rangeServer(root: city, dir: dir, failFirst: 1, test: self)
+    /// `inspect` of the city's buildings through `server` succeeds; what the server logged.
+    private func inspectSucceedsThrough(_ server: (base: String, log: URL)) throws -> [LoggedRequest] {
         let r = try ProcessRunner.flyrLink(["inspect", "\(server.base)/buildings.snappy.parquet"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("features: 2000"), r.stdout)
-        let logged = LoggedRequest.read(server.log)
+        return LoggedRequest.read(server.log)
+    }
+
+    /// (d) A server that answers the first request with 503 is asked again, and the run succeeds.
+    func testServiceUnavailableIsRetried() throws {
+        let logged = try inspectSucceedsThrough(try LoopbackServer.rangeServer(root: city, dir: TestPaths.temporaryDirectory(self),
+                                                                                failFirst: 1, test: self))
         XCTAssertEqual(logged.first?.status, 503)
         XCTAssertEqual(logged.dropFirst().first?.status, 206)
         XCTAssertEqual(logged.dropFirst().first?.range, logged.first?.range, "the same request again")
@@ -131,12 +135,8 @@ final class RemoteSourceTests: XCTestCase {
 
     /// A connection closed without an answer (curl: empty reply) is tried again, like a 503.
     func testConnectionClosedWithoutAnswerIsRetried() throws {
-        let dir = TestPaths.temporaryDirectory(self)
-        let server = try LoopbackServer.rangeServer(root: city, dir: dir, resetFirst: 2, test: self)
-        let r = try ProcessRunner.flyrLink(["inspect", "\(server.base)/buildings.snappy.parquet"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stdout.contains("features: 2000"), r.stdout)
-        let logged = LoggedRequest.read(server.log)
+        let logged = try inspectSucceedsThrough(try LoopbackServer.rangeServer(root: city, dir: TestPaths.temporaryDirectory(self),
+                                                                                resetFirst: 2, test: self))
         XCTAssertEqual(logged.prefix(3).map(\.status), [0, 0, 206])
         XCTAssertEqual(Set(logged.prefix(3).map(\.range)), ["bytes=-8"], "the same request again")
     }

@@ -116,6 +116,15 @@ final class TownhouseTests: XCTestCase {
 
     /// The same row of four houses, tagged by its source: a block of flats or a shop is never cut;
     /// `terrace` (or no type, or `yes`) is. The type is read from OSM's `building` key.
+    func testBuildingTypesAreReadWhateverTheirCaseAndSpaces() {
+        XCTAssertEqual(BuildingType(tag: "apartments"), .flats)
+        XCTAssertEqual(BuildingType(tag: " Apartments "), .flats)
+        XCTAssertEqual(BuildingType(tag: "RETAIL"), .notAHome)
+        XCTAssertEqual(BuildingType(tag: "terrace"), .unknown)
+        XCTAssertEqual(BuildingType(tag: "Yes"), .unknown)
+        XCTAssertEqual(BuildingType(tag: nil), .unknown)
+    }
+
     func testABuildingTaggedAsFlatsOrNoHomeIsNotCut() throws {
         for (tag, units) in [("apartments", 0), ("retail", 0), ("terrace", 4), ("yes", 4)] {
             var scene = Scene()

@@ -17,10 +17,22 @@ public enum BuildingType: UInt8, Sendable, Hashable {
         "entertainment", "toilets", "roof", "bunker",
     ]
 
-    /// From the source's value, as written (case and spaces ignored).
+    /// From the source's value, as written (case and spaces ignored). Read for every building: the
+    /// value as it usually comes (lowercase, trimmed) is looked up without making another string.
     public init(tag: String?) {
         guard let tag else { self = .unknown; return }
-        let value = String(tag.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed()).lowercased()
-        if Self.flatTags.contains(value) { self = .flats } else if Self.notAHomeTags.contains(value) { self = .notAHome } else { self = .unknown }
+        if let known = Self.lookUp(tag) { self = known; return }
+        let plain = tag.utf8.allSatisfy { $0 != 0x20 && !(0x41...0x5A).contains($0) }
+        self = plain ? .unknown : Self.lookUp(tag.trimmingSpaces().lowercased()) ?? .unknown
+    }
+
+    private static func lookUp(_ value: String) -> BuildingType? {
+        flatTags.contains(value) ? .flats : notAHomeTags.contains(value) ? .notAHome : nil
+    }
+}
+
+private extension String {
+    func trimmingSpaces() -> String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
 }

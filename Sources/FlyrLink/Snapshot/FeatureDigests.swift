@@ -11,6 +11,21 @@ enum FeatureDigests {
     static let buildingKeys = ["height_m", "levels"]
     static let addressKeys = AddressField.allCases.map(\.rawValue)
 
+    /// A version's buildings' and addresses' digests: those it keeps (`DigestFile`), else its two
+    /// gzip layers scanned, both at once (a version made before the file was kept, or one cut short).
+    static func ofVersion(_ dir: URL) throws(OutputError) -> (buildings: Table, addresses: Table) {
+        if let kept = DigestFile.read(dir) { return kept }
+        let layers = [("buildings.geojson.gz", buildingKeys), ("addresses.geojson.gz", addressKeys)]
+        let results = ResultSlots<Result<Table, OutputError>>.collect(layers.count) { slots in
+            DispatchQueue.concurrentPerform(iterations: layers.count) { k in
+                slots.set(k, Result { () throws(OutputError) in
+                    try ofGzipFile(dir.appendingPathComponent(layers[k].0).path, keys: layers[k].1)
+                })
+            }
+        }
+        return (try results[0].get(), try results[1].get())
+    }
+
     /// The digests of a gzip GeoJSON file (a version's `buildings.geojson.gz`, say).
     static func ofGzipFile(_ path: String, keys: [String]) throws(OutputError) -> Table {
         let text = try Gzip.decompressFile(path)

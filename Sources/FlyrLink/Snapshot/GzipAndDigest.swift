@@ -51,37 +51,24 @@ enum GzipAndDigest {
     }
 }
 
-/// The previous version's digests: read from its `DigestFile`, or (a version made before there was
-/// one) made on spare threads from when a regeneration starts, as the linker leaves a core idle
-/// now and then (its files do not change: the campaign is locked).
+/// The previous version's digests (`FeatureDigests.ofVersion`: the ones it keeps, else its layers
+/// scanned), made on a spare thread from when a regeneration starts, as the linker leaves a core
+/// idle now and then (its files do not change: the campaign is locked).
 final class PreviousDigests: @unchecked Sendable {
     private let group = DispatchGroup()
-    private var buildings: Result<FeatureDigests.Table, OutputError> = .success([:])
-    private var addresses: Result<FeatureDigests.Table, OutputError> = .success([:])
+    private var digests: Result<(buildings: FeatureDigests.Table, addresses: FeatureDigests.Table), OutputError> = .success(([:], [:]))
 
     /// `version`: the previous version's directory; nil for none (empty digests).
     init(_ version: URL?) {
         guard let version else { return }
-        if let kept = DigestFile.read(version) {
-            (buildings, addresses) = (.success(kept.buildings), .success(kept.addresses))
-            return
-        }
-        let queue = DispatchQueue.global(qos: .utility)
-        queue.async(group: group) {
-            self.buildings = Result { () throws(OutputError) in
-                try FeatureDigests.ofGzipFile(version.appendingPathComponent("buildings.geojson.gz").path, keys: FeatureDigests.buildingKeys)
-            }
-        }
-        queue.async(group: group) {
-            self.addresses = Result { () throws(OutputError) in
-                try FeatureDigests.ofGzipFile(version.appendingPathComponent("addresses.geojson.gz").path, keys: FeatureDigests.addressKeys)
-            }
+        DispatchQueue.global(qos: .utility).async(group: group) {
+            self.digests = Result { () throws(OutputError) in try FeatureDigests.ofVersion(version) }
         }
     }
 
-    /// Waits for both; the buildings' and the addresses' digests.
+    /// Waits for them; the buildings' and the addresses' digests.
     func wait() throws(OutputError) -> (buildings: FeatureDigests.Table, addresses: FeatureDigests.Table) {
         group.wait()
-        return (try buildings.get(), try addresses.get())
+        return try digests.get()
     }
 }

@@ -70,28 +70,10 @@ public struct SnapshotDiff: Codable, Sendable, Equatable {
     public static func compute(from old: URL?, to new: URL, campaignID: String? = nil) throws -> SnapshotDiff {
         let oldLinks = try old.map { try SnapshotFiles.readLinks($0.appendingPathComponent("links.csv").path) } ?? [:]
         let newLinks = try SnapshotFiles.readLinks(new.appendingPathComponent("links.csv").path)
-        // Both versions' kept digests (no previous version: none to read) instead of scanning their layers.
-        if let n = DigestFile.read(new), let o = old.map(DigestFile.read) ?? (buildings: [:], addresses: [:]) {
-            return make(campaignID: campaignID, from: old.map(versionName), to: versionName(new), links: (oldLinks, newLinks),
-                        buildings: (o.buildings, n.buildings), addresses: (o.addresses, n.addresses))
-        }
-        // The four files are scanned at once, one per core.
-        let jobs: [(URL?, String, [String])] = [(old, "buildings.geojson.gz", FeatureDigests.buildingKeys),
-                                                (new, "buildings.geojson.gz", FeatureDigests.buildingKeys),
-                                                (old, "addresses.geojson.gz", FeatureDigests.addressKeys),
-                                                (new, "addresses.geojson.gz", FeatureDigests.addressKeys)]
-        let results = ResultSlots<Result<FeatureDigests.Table, OutputError>>.collect(jobs.count) { slots in
-            DispatchQueue.concurrentPerform(iterations: jobs.count) { k in
-                let (dir, name, keys) = jobs[k]
-                slots.set(k, Result { () throws(OutputError) in
-                    try dir.map { (dir) throws(OutputError) in
-                        try FeatureDigests.ofGzipFile(dir.appendingPathComponent(name).path, keys: keys)
-                    } ?? [:]
-                })
-            }
-        }
+        let oldDigests = try old.map { (dir) throws(OutputError) in try FeatureDigests.ofVersion(dir) } ?? (buildings: [:], addresses: [:])
+        let newDigests = try FeatureDigests.ofVersion(new)
         return make(campaignID: campaignID, from: old.map(versionName), to: versionName(new), links: (oldLinks, newLinks),
-                    buildings: (try results[0].get(), try results[1].get()), addresses: (try results[2].get(), try results[3].get()))
+                    buildings: (oldDigests.buildings, newDigests.buildings), addresses: (oldDigests.addresses, newDigests.addresses))
     }
 
     /// The diff of two versions' links and feature digests (a first version: both old ones empty).
