@@ -58,6 +58,12 @@ final class MetricScene: @unchecked Sendable {
         return MetricScene(addressPoints: addressPoints, footprints: FootprintStore(footprints, order: positions, pool: pool), buildings: wanted)
     }
 
+    /// `restricted(to:)`, from the footprints parked once the search was done (`ParkedFootprints`):
+    /// `buildings` (ascending) are among the parked ones.
+    static func restricted(to buildings: [Int32], of parked: ParkedFootprints, addressPoints: [Point2], pool: WorkerPool) -> MetricScene {
+        MetricScene(addressPoints: addressPoints, footprints: parked.store(of: buildings, pool: pool), buildings: buildings)
+    }
+
     /// The house keys given, once made (no worker reads the scene meanwhile).
     func give(addressKeys keys: HouseKeys) {
         addressKeys = keys

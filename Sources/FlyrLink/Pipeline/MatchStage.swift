@@ -23,16 +23,23 @@ extension LinkPipeline {
             let decided: (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?])
             var addresses: [AddressPoint] = []
             var houseKeys: HouseKeys?
+            var parked: (footprints: ParkedFootprints, addressPoints: [Point2])?
             if options.link.strategy == .naive {
                 decided = naiveMatch(indexed.scene!, index: indexed.index.take()!, accessory: indexed.accessory, previous: previous,
                                      addresses: &addresses, parkedAddresses: &layers.addressRows, pool: pool)
             } else {
-                decided = try evidenceMatch(&indexed.scene, index: &indexed.index, accessory: indexed.accessory, previous: previous,
-                                            addresses: &addresses, houseKeys: &houseKeys, parkedAddresses: &layers.addressRows,
-                                            parkedBuildings: layers.buildingRows!, pool: pool)
+                let points = indexed.scene!.addressPoints
+                let matched = try evidenceMatch(&indexed.scene, index: &indexed.index, accessory: indexed.accessory, previous: previous,
+                                                addresses: &addresses, houseKeys: &houseKeys, parkedAddresses: &layers.addressRows,
+                                                parkedBuildings: layers.buildingRows!, pool: pool)
+                decided = matched.decided
+                parked = (matched.footprints, points)
             }
-            // The split reads the footprints of the possible rows only: the scene is freed (off this thread).
-            let rowScene = indexed.scene!.restricted(toBuildings: Self.linkedTwice(decided.links, buildingCount: indexed.buildingCount), pool: pool)
+            // The split reads the footprints of the possible rows only: the scene (the naive
+            // matcher's) is freed off this thread, the parked footprints unpacked only for those.
+            let rows = Self.linkedTwice(decided.links, buildingCount: indexed.buildingCount)
+            let rowScene = parked.map { MetricScene.restricted(to: rows, of: $0.footprints, addressPoints: $0.addressPoints, pool: pool) }
+                ?? indexed.scene!.restricted(toBuildings: rows, pool: pool)
             BackgroundRelease.dropAndTrim(indexed.scene.take())
             rowScene.give(addressKeys: houseKeys ?? HouseNumber.keys(addresses, pool: pool))
             return (MatchedAddresses(links: decided.links, unlinked: decided.unlinked, addresses: addresses, rowScene: rowScene),
@@ -54,13 +61,15 @@ extension LinkPipeline {
     }
 
     /// candidates → evidence → model → decision (`Matching/`); with `--write-evidence`, every
-    /// candidate's features go to that file as well. `scene` is left cut down to the buildings two addresses or more have among their
-    /// candidates (the only ones that can be linked twice, so the only possible rows), and the
-    /// grid is dropped, once the candidates are found: the evidence and the decisions read
-    /// neither (at 1M addresses, the evidence's arrays then replace them rather than join them).
+    /// candidate's features go to that file as well. Once the candidates are found, the grid is
+    /// dropped and `scene` freed, its footprints of the buildings two addresses or more have among
+    /// their candidates (the only ones that can be linked twice, so the only possible rows) parked:
+    /// the evidence and the decisions read neither (at 1M addresses, the evidence's arrays then
+    /// replace them rather than join them).
     func evidenceMatch(_ scene: inout MetricScene?, index: inout FootprintIndex?, accessory: [Bool], previous: [Int?]?,
                        addresses: inout [AddressPoint], houseKeys: inout HouseKeys?, parkedAddresses: inout ParkedRows<AddressPoint>?,
-                       parkedBuildings: ParkedRows<Building>, pool: WorkerPool) throws -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
+                       parkedBuildings: ParkedRows<Building>, pool: WorkerPool) throws
+        -> (decided: (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]), footprints: ParkedFootprints) {
         var model = try options.linkModelPath.map { path throws(InputError) in .success(try LinkModel(path: path)) } ?? LinkModel.compiledIn
         if options.evidencePath != nil, case .failure(let error) = model {
             // Only in a build whose features changed since the model was fitted: the evidence is
@@ -69,12 +78,13 @@ extension LinkPipeline {
             model = .success(LinkModel.neutral)
         }
         let candidates = CandidateSearch.candidates(scene!, index: index.take()!, options: options.link, pool: pool)
-        let narrowed = scene!.restricted(to: candidates.buildingsSeenTwice(), pool: pool)
+        precondition(scene!.buildings.isEmpty, "the search runs on every building")
+        let parked = ParkedFootprints(scene!.footprints, buildings: candidates.buildingsSeenTwice(), pool: pool)
+        let points = scene!.addressPoints
         BackgroundRelease.dropAndTrim(scene.take())
-        scene = narrowed
         let keys = AddressKeys(parkedAddresses!, pool: pool)
         houseKeys = keys.houseKeys
-        let evidence = LinkEvidence(candidates: candidates, accessory: accessory, keys: consume keys, points: narrowed.addressPoints,
+        let evidence = LinkEvidence(candidates: candidates, accessory: accessory, keys: consume keys, points: points,
                                     reach: options.link.maxDistance, pool: pool)
         if let path = options.evidencePath {
             try EvidenceExport.write(evidence, model: try model.get(), addressIDs: parkedAddresses!.map(pool: pool) { $1.id },
@@ -82,7 +92,7 @@ extension LinkPipeline {
         }
         let decided = LinkDecision.decide(consume evidence, model: try model.get(), options: options.link, previous: previous, pool: pool)
         addresses = parkedAddresses.take()!.restore(pool: pool)  // (after the evidence is freed)
-        return decided
+        return (decided, parked)
     }
 
     /// The buildings (ascending) that two links or more name: the only possible townhouse rows.

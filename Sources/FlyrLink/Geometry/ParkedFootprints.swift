@@ -1,0 +1,143 @@
+internal import CZstd
+
+/// Some footprints of a store, compressed in memory while the stages between do not read them:
+/// a run parks the possible townhouse rows' footprints (every building two addresses have among
+/// their candidates) once the candidate search is done, and unpacks only the rows the decisions
+/// made (buildings linked twice) for the split. Held as a store, they were 86 MB beside the
+/// evidence at 1M buildings, at the match stage's peak; parked, about 55 MB, and the whole store
+/// is never copied beside itself.
+///
+/// Lossless: chunks of `chunkFootprints` footprints, each its point and ring-end counts, its ring
+/// ends, then its coordinates as 64-bit words, each xored with the same coordinate of the point
+/// before (neighbouring points share their sign, exponent and leading digits) and laid out a byte
+/// plane at a time (those shared bytes then run together), compressed with zstd (level 1). Metric
+/// coordinates are otherwise noise to a compressor: plain zstd kept 73% of them, this 62%.
+final class ParkedFootprints: @unchecked Sendable {
+    /// The buildings parked, ascending: parked footprint k is building `buildings[k]`'s.
+    let buildings: [Int32]
+    private let chunks: [Chunk]
+
+    static var chunkFootprints: Int { 16_384 }
+
+    private struct Chunk {
+        let compressed: UnsafeMutableRawBufferPointer
+        let rawSize: Int
+    }
+
+    /// The footprints of `buildings` (ascending; footprint b of `store` is building b's).
+    init(_ store: FootprintStore, buildings: [Int32], pool: WorkerPool) {
+        self.buildings = buildings
+        let n = (buildings.count + Self.chunkFootprints - 1) / Self.chunkFootprints
+        chunks = pool.map(n, chunkSize: 1, workerState: { [UInt8]() }) { _, raw, c in
+            let part = c * Self.chunkFootprints..<min((c + 1) * Self.chunkFootprints, buildings.count)
+            return Self.pack(part.map { store[Int(buildings[$0])] }, raw: &raw)
+        }
+    }
+
+    deinit {
+        for chunk in chunks { chunk.compressed.deallocate() }
+    }
+
+    /// The footprints of `wanted` (ascending; each one of `buildings`), in that order, unpacking
+    /// only the chunks that hold them.
+    func store(of wanted: [Int32], pool: WorkerPool) -> FootprintStore {
+        // Each wanted building's parked position, cut into each chunk's.
+        var positions: [Int] = []
+        positions.reserveCapacity(wanted.count)
+        var k = 0
+        for b in wanted {
+            while buildings[k] < b { k += 1 }
+            precondition(buildings[k] == b, "building \(b) is not parked")
+            positions.append(k)
+        }
+        var cuts = [0]
+        for i in positions.indices.dropFirst() where positions[i] / Self.chunkFootprints != positions[i - 1] / Self.chunkFootprints { cuts.append(i) }
+        cuts.append(positions.count)
+        let parts = pool.map(cuts.count - 1, chunkSize: 1, workerState: { [UInt8]() }) { _, raw, w -> FootprintStore in
+            let part = cuts[w]..<cuts[w + 1]
+            guard let first = part.first.map({ positions[$0] }) else { return FootprintStore([]) }
+            let c = first / Self.chunkFootprints
+            return unpack(c, raw: &raw, local: part.map { positions[$0] - c * Self.chunkFootprints })
+        }
+        // Where each wanted footprint lies among the parts.
+        var part = [Int32](repeating: 0, count: wanted.count)
+        for w in 0..<cuts.count - 1 { for i in cuts[w]..<cuts[w + 1] { part[i] = Int32(w) } }
+        return FootprintStore(count: wanted.count, pool: pool) { i in parts[Int(part[i])][i - cuts[Int(part[i])]] }
+    }
+
+    /// Chunk `c`'s footprints at `local` (ascending indices in the chunk), as a store.
+    private func unpack(_ c: Int, raw: inout [UInt8], local: [Int]) -> FootprintStore {
+        let chunk = chunks[c]
+        raw.removeAll(keepingCapacity: true)
+        raw.append(contentsOf: repeatElement(0, count: chunk.rawSize))
+        let size = raw.withUnsafeMutableBytes { out in
+            ZSTD_decompress(out.baseAddress, out.count, chunk.compressed.baseAddress, chunk.compressed.count)
+        }
+        precondition(ZSTD_isError(size) == 0 && size == chunk.rawSize, "zstd: a parked chunk of footprints did not unpack to its size")
+        return raw.withUnsafeBytes { bytes in
+            let n = bytes.load(as: UInt32.self).littleEndian
+            let counts = bytes.baseAddress! + 4
+            func count(_ i: Int) -> Int { Int(UInt32(littleEndian: counts.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))) }
+            var pointCount = 0, endCount = 0
+            for i in 0..<Int(n) { pointCount += count(i); endCount += count(Int(n) + i) }
+            let endsAt = 4 + 8 * Int(n), wordsAt = endsAt + 4 * endCount
+            let ends = (0..<endCount).map { Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: endsAt + 4 * $0, as: Int32.self)) }
+            // The words back from their byte planes, then each xored with the one two before it.
+            let wordCount = 2 * pointCount
+            var words = [UInt64](repeating: 0, count: wordCount)
+            for i in 0..<wordCount {
+                var word: UInt64 = 0
+                for plane in 0..<8 { word |= UInt64(bytes[wordsAt + plane * wordCount + i]) << (8 * plane) }
+                words[i] = word
+            }
+            if wordCount > 2 { for i in 2..<wordCount { words[i] ^= words[i - 2] } }
+            let builder = FootprintStore.Builder()
+            var p = 0, e = 0, next = 0
+            for i in 0..<Int(n) {
+                let np = count(i), ne = count(Int(n) + i)
+                defer { p += np; e += ne }
+                guard next < local.count, local[next] == i else { continue }
+                next += 1
+                let points = (p..<p + np).map { Point2(x: Double(bitPattern: words[2 * $0]), y: Double(bitPattern: words[2 * $0 + 1])) }
+                builder.append(Footprint(points: points, layoutEnds: Array(ends[e..<e + ne])))
+            }
+            return builder.finish()
+        }
+    }
+
+    /// `footprints` as a chunk; `raw`: a buffer to reuse.
+    private static func pack(_ footprints: [FootprintView], raw: inout [UInt8]) -> Chunk {
+        raw.removeAll(keepingCapacity: true)
+        func append32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { raw.append(contentsOf: $0) } }
+        append32(UInt32(footprints.count))
+        for f in footprints { append32(UInt32(f.points.count)) }
+        for f in footprints { append32(UInt32(f.layout.ends.count)) }
+        for f in footprints { for e in f.layout.ends { append32(UInt32(bitPattern: e)) } }
+        var words: [UInt64] = []
+        words.reserveCapacity(footprints.reduce(0) { $0 + 2 * $1.points.count })
+        for f in footprints { for q in f.points { words.append(q.x.bitPattern); words.append(q.y.bitPattern) } }
+        for i in words.indices.reversed() where i >= 2 { words[i] ^= words[i - 2] }
+        let wordsAt = raw.count
+        raw.append(contentsOf: repeatElement(0, count: 8 * words.count))
+        raw.withUnsafeMutableBytes { out in
+            for i in words.indices {
+                for plane in 0..<8 { out[wordsAt + plane * words.count + i] = words[i].byte(plane) }
+            }
+        }
+        return raw.withUnsafeBytes { source in
+            let bound = ZSTD_compressBound(source.count)
+            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 1)
+            defer { scratch.deallocate() }
+            let size = ZSTD_compress(scratch.baseAddress, bound, source.baseAddress, source.count, 1)
+            precondition(ZSTD_isError(size) == 0, "zstd: \(String(cString: ZSTD_getErrorName(size)))")
+            let kept = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
+            kept.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[0..<size]))
+            return Chunk(compressed: kept, rawSize: source.count)
+        }
+    }
+}
+
+private extension UInt64 {
+    /// Byte `k` of the value, the least significant first.
+    @inline(__always) func byte(_ k: Int) -> UInt8 { UInt8(truncatingIfNeeded: self >> (8 * k)) }
+}
