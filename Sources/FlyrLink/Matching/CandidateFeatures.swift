@@ -149,12 +149,11 @@ struct LinkEvidence: Sendable {
         streets = keys.streets
         numbers = keys.numbers
         self.reach = reach
-        // The street sides first: their grid is gone before the groups are made (a lower peak).
-        sides = StreetSides(points: points, streets: streets, numbers: numbers, candidates: candidates, pool: pool)
-        claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
-        seers = IndexGroups(count: candidates.entryCount, keyCount: accessory.count) { Int(candidates.entry($0).building) }
+        // The run's two measures first: their sorted distances are gone before the rest is made
+        // (made last, they had been the evidence's peak: 8 MB more at 1M addresses).
         var inside = 0
         var nearest: [Float] = []
+        nearest.reserveCapacity(candidates.addressCount)
         for a in 0..<candidates.addressCount {
             guard let first = candidates.first(of: a) else { continue }
             if first.covers { inside += 1 }
@@ -163,5 +162,10 @@ struct LinkEvidence: Sendable {
         shareInside = candidates.addressCount == 0 ? 0 : (Double(inside) / Double(candidates.addressCount) * 1000).rounded() / 1000
         nearest.sort()
         medianNearest = nearest.isEmpty ? reach : (Double(nearest[nearest.count / 2]) * 100).rounded() / 100
+        nearest = []
+        // The street sides first: their grid is gone before the groups are made (a lower peak).
+        sides = StreetSides(points: points, streets: streets, numbers: numbers, candidates: candidates, pool: pool)
+        claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
+        seers = IndexGroups(count: candidates.entryCount, keyCount: accessory.count) { Int(candidates.entry($0).building) }
     }
 }
