@@ -4,14 +4,15 @@ internal import CZstd
 /// a run parks the possible townhouse rows' footprints (every building two addresses have among
 /// their candidates) once the candidate search is done, and unpacks only the rows the decisions
 /// made (buildings linked twice) for the split. Held as a store, they were 86 MB beside the
-/// evidence at 1M buildings, at the match stage's peak; parked, about 55 MB, and the whole store
+/// evidence at 1M buildings, at the match stage's peak; parked, about 45 MB, and the whole store
 /// is never copied beside itself.
 ///
 /// Lossless: chunks of `chunkFootprints` footprints, each its point and ring-end counts, its ring
-/// ends, then its coordinates as 64-bit words, each xored with the same coordinate of the point
+/// ends, whether its rings are closed (their last points, the first again, are left out), then
+/// its coordinates as 64-bit words, each xored with the same coordinate of the point
 /// before (neighbouring points share their sign, exponent and leading digits) and laid out a byte
 /// plane at a time (those shared bytes then run together), compressed with zstd (level 1). Metric
-/// coordinates are otherwise noise to a compressor: plain zstd kept 73% of them, this 62%.
+/// coordinates are otherwise noise to a compressor: plain zstd kept 73% of them, this 51%.
 final class ParkedFootprints: @unchecked Sendable {
     /// The buildings parked, ascending: parked footprint k is building `buildings[k]`'s.
     let buildings: [Int32]
@@ -78,12 +79,12 @@ final class ParkedFootprints: @unchecked Sendable {
             let n = bytes.load(as: UInt32.self).littleEndian
             let counts = bytes.baseAddress! + 4
             func count(_ i: Int) -> Int { Int(UInt32(littleEndian: counts.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))) }
-            var pointCount = 0, endCount = 0
-            for i in 0..<Int(n) { pointCount += count(i); endCount += count(Int(n) + i) }
-            let endsAt = 4 + 8 * Int(n), wordsAt = endsAt + 4 * endCount
+            var endCount = 0
+            for i in 0..<Int(n) { endCount += count(Int(n) + i) }
+            let endsAt = 4 + 8 * Int(n), closedAt = endsAt + 4 * endCount, wordsAt = closedAt + Int(n)
             let ends = (0..<endCount).map { Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: endsAt + 4 * $0, as: Int32.self)) }
             // The words back from their byte planes, then each xored with the one two before it.
-            let wordCount = 2 * pointCount
+            let wordCount = (bytes.count - wordsAt) / 8
             var words = [UInt64](repeating: 0, count: wordCount)
             for i in 0..<wordCount {
                 var word: UInt64 = 0
@@ -93,15 +94,37 @@ final class ParkedFootprints: @unchecked Sendable {
             if wordCount > 2 { for i in 2..<wordCount { words[i] ^= words[i - 2] } }
             let builder = FootprintStore.Builder()
             var p = 0, e = 0, next = 0
+            var points: [Point2] = []
             for i in 0..<Int(n) {
-                let np = count(i), ne = count(Int(n) + i)
-                defer { p += np; e += ne }
+                let np = count(i), ne = count(Int(n) + i), closed = bytes[closedAt + i] != 0
+                let layout = RingLayout(ends: ends[e..<e + ne], pointCount: np)
+                let stored = np - (closed ? layout.ringCount : 0)
+                defer { p += stored; e += ne }
                 guard next < local.count, local[next] == i else { continue }
                 next += 1
-                let points = (p..<p + np).map { Point2(x: Double(bitPattern: words[2 * $0]), y: Double(bitPattern: words[2 * $0 + 1])) }
+                points.removeAll(keepingCapacity: true)
+                var q = p
+                for r in 0..<layout.ringCount {
+                    let first = points.count
+                    for _ in 0..<layout.ringRange(r).count - (closed ? 1 : 0) {
+                        points.append(Point2(x: Double(bitPattern: words[2 * q]), y: Double(bitPattern: words[2 * q + 1])))
+                        q += 1
+                    }
+                    if closed { points.append(points[first]) }
+                }
                 builder.append(Footprint(points: points, layoutEnds: Array(ends[e..<e + ne])))
             }
             return builder.finish()
+        }
+    }
+
+    /// Whether every ring of `f` ends on its first point, to the bit (a closed ring, as most
+    /// sources give them): those last points are left out (a fifth of a city's points).
+    private static func closed(_ f: FootprintView) -> Bool {
+        (0..<f.ringCount).allSatisfy { r in
+            let ring = f.ring(r)
+            return ring.count >= 2 && ring[ring.count - 1].x.bitPattern == ring[0].x.bitPattern
+                && ring[ring.count - 1].y.bitPattern == ring[0].y.bitPattern
         }
     }
 
@@ -113,9 +136,15 @@ final class ParkedFootprints: @unchecked Sendable {
         for f in footprints { append32(UInt32(f.points.count)) }
         for f in footprints { append32(UInt32(f.layout.ends.count)) }
         for f in footprints { for e in f.layout.ends { append32(UInt32(bitPattern: e)) } }
+        let closed = footprints.map(Self.closed)
+        raw.append(contentsOf: closed.map { $0 ? 1 : 0 })
         var words: [UInt64] = []
         words.reserveCapacity(footprints.reduce(0) { $0 + 2 * $1.points.count })
-        for f in footprints { for q in f.points { words.append(q.x.bitPattern); words.append(q.y.bitPattern) } }
+        for (f, closed) in zip(footprints, closed) {
+            for r in 0..<f.ringCount {
+                for q in f.ring(r).dropLast(closed ? 1 : 0) { words.append(q.x.bitPattern); words.append(q.y.bitPattern) }
+            }
+        }
         for i in words.indices.reversed() where i >= 2 { words[i] ^= words[i - 2] }
         let wordsAt = raw.count
         raw.append(contentsOf: repeatElement(0, count: 8 * words.count))
