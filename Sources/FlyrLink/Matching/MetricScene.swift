@@ -1,8 +1,8 @@
 /// Everything the matcher measures, in the run's local metric frame. Shared by all workers; a
 /// class, so handing it to the per-address functions costs one reference, not a retain of every
 /// array it holds. Read-only but for the house keys, given between the stages' parallel passes.
-/// After the search a run keeps a scene of the possible townhouse rows only (`restricted(to:)`),
-/// and frees the whole one with its search order.
+/// After the search a run parks the possible townhouse rows' footprints (`ParkedFootprints`) and
+/// frees the whole scene with its search order; the split reads a scene of the rows linked twice.
 final class MetricScene: @unchecked Sendable {
     let addressPoints: [Point2]
     /// `HouseNumber.keys` of the addresses: equal for the same house. Read by the decisions and
@@ -35,10 +35,7 @@ final class MetricScene: @unchecked Sendable {
     }
 
     /// The scene of `buildings` alone (ascending; footprint k is building `buildings[k]`'s), with
-    /// the same addresses and no house keys yet: what the decisions and the split read once the
-    /// search is done (the possible rows' footprints: 957k of 1M buildings in the synthetic city
-    /// are among two addresses' six candidates; 141k had two rules' proposals), so that the whole
-    /// store is freed before them.
+    /// the same addresses and no house keys yet: what the split reads (the rows linked twice).
     func restricted(to buildings: [Int32], pool: WorkerPool) -> MetricScene {
         MetricScene(addressPoints: addressPoints, footprints: FootprintStore(footprints, order: buildings, pool: pool), buildings: buildings)
     }

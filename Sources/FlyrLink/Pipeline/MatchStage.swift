@@ -13,8 +13,8 @@ struct MatchedAddresses {
 /// The match stage's two ways: the naive baseline, and candidates → evidence → model → decision.
 extension LinkPipeline {
     /// match: candidates → evidence → model → decision (`evidenceMatch`, Matching/), or the naive
-    /// baseline. The footprints are cut down as soon as the candidates are found (to those two
-    /// addresses see), and after the decisions to the possible rows.
+    /// baseline. The footprints two addresses see are parked as soon as the candidates are found,
+    /// and after the decisions only the possible rows' are unpacked.
     func matchStage(_ indexed: inout IndexedScene, _ layers: inout FramedLayers, _ clock: Clock, _ pool: WorkerPool) throws -> MatchedAddresses {
         try stage(.match, clock, items: { $0.unlinked.count }) {
             let previous = options.previousLinks.isEmpty ? nil
