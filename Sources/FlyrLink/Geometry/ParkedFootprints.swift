@@ -1,5 +1,3 @@
-internal import CZstd
-
 /// Some footprints of a store, compressed in memory while the stages between do not read them:
 /// a run parks the possible townhouse rows' footprints (every building two addresses have among
 /// their candidates) once the candidate search is done, and unpacks only the rows the decisions
@@ -20,10 +18,7 @@ final class ParkedFootprints: @unchecked Sendable {
 
     static var chunkFootprints: Int { 16_384 }
 
-    private struct Chunk {
-        let compressed: UnsafeMutableRawBufferPointer
-        let rawSize: Int
-    }
+    private typealias Chunk = ZstdChunk
 
     /// The footprints of `buildings` (ascending; footprint b of `store` is building b's).
     init(_ store: FootprintStore, buildings: [Int32], pool: WorkerPool) {
@@ -36,7 +31,7 @@ final class ParkedFootprints: @unchecked Sendable {
     }
 
     deinit {
-        for chunk in chunks { chunk.compressed.deallocate() }
+        for chunk in chunks { chunk.free() }
     }
 
     /// The footprints of `wanted` (ascending; each one of `buildings`), in that order, unpacking
@@ -69,12 +64,7 @@ final class ParkedFootprints: @unchecked Sendable {
     /// Chunk `c`'s footprints at `local` (ascending indices in the chunk), as a store.
     private func unpack(_ c: Int, raw: inout [UInt8], local: [Int]) -> FootprintStore {
         let chunk = chunks[c]
-        raw.removeAll(keepingCapacity: true)
-        raw.append(contentsOf: repeatElement(0, count: chunk.rawSize))
-        let size = raw.withUnsafeMutableBytes { out in
-            ZSTD_decompress(out.baseAddress, out.count, chunk.compressed.baseAddress, chunk.compressed.count)
-        }
-        precondition(ZSTD_isError(size) == 0 && size == chunk.rawSize, "zstd: a parked chunk of footprints did not unpack to its size")
+        chunk.unpack(into: &raw, what: "a parked chunk of footprints")
         return raw.withUnsafeBytes { bytes in
             let n = bytes.load(as: UInt32.self).littleEndian
             let counts = bytes.baseAddress! + 4
@@ -153,16 +143,7 @@ final class ParkedFootprints: @unchecked Sendable {
                 for plane in 0..<8 { out[wordsAt + plane * words.count + i] = words[i].byte(plane) }
             }
         }
-        return raw.withUnsafeBytes { source in
-            let bound = ZSTD_compressBound(source.count)
-            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 1)
-            defer { scratch.deallocate() }
-            let size = ZSTD_compress(scratch.baseAddress, bound, source.baseAddress, source.count, 1)
-            precondition(ZSTD_isError(size) == 0, "zstd: \(String(cString: ZSTD_getErrorName(size)))")
-            let kept = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
-            kept.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[0..<size]))
-            return Chunk(compressed: kept, rawSize: source.count)
-        }
+        return raw.withUnsafeBytes { Chunk(compressing: $0) }
     }
 }
 

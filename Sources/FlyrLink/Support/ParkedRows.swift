@@ -1,5 +1,3 @@
-internal import CZstd
-
 /// A row that can be parked: its packed record (`PackedFields`) and a few fixed-width values.
 protocol ParkableRow {
     /// Bytes of the fixed-width part.
@@ -32,10 +30,7 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
 
     static var chunkRows: Int { 65_536 }
 
-    private struct Chunk {
-        let compressed: UnsafeMutableRawBufferPointer
-        let rawSize: Int
-    }
+    private typealias Chunk = ZstdChunk
 
     /// How many rows are read back.
     var count: Int { order?.count ?? parkedCount }
@@ -57,7 +52,7 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
     }
 
     deinit {
-        for chunk in chunks { chunk.compressed.deallocate() }
+        for chunk in chunks { chunk.free() }
     }
 
     /// Rows parked as they come (a reader's batches), a chunk whenever `chunkRows` have come.
@@ -87,7 +82,7 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
         }
 
         deinit {
-            for chunk in chunks { chunk.compressed.deallocate() }
+            for chunk in chunks { chunk.free() }
         }
     }
 
@@ -165,12 +160,7 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
     /// Chunk `c`'s rows (those `wanted` by their index in the chunk), each with that index.
     private func unpack(_ c: Int, raw: inout [UInt8], wanted: (Int) -> Bool = { _ in true }, _ body: (Int, consuming Row) -> Void) {
         let chunk = chunks[c], n = min(Self.chunkRows, parkedCount - c * Self.chunkRows)
-        raw.removeAll(keepingCapacity: true)
-        raw.append(contentsOf: repeatElement(0, count: chunk.rawSize))
-        let size = raw.withUnsafeMutableBytes { out in
-            ZSTD_decompress(out.baseAddress, out.count, chunk.compressed.baseAddress, chunk.compressed.count)
-        }
-        precondition(ZSTD_isError(size) == 0 && size == chunk.rawSize, "zstd: a parked chunk did not unpack to its size")
+        chunk.unpack(into: &raw, what: "a parked chunk")
         raw.withUnsafeBufferPointer { bytes in
             let records = UnsafeBufferPointer(rebasing: bytes[(n * Row.fixedWidth)...])
             let slab = FieldSlab(records)
@@ -195,15 +185,6 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
             for k in rows.indices { rows[k].park(fixed: fixed.baseAddress! + k * Row.fixedWidth, records: &records) }
         }
         raw += records
-        return raw.withUnsafeBytes { source in
-            let bound = ZSTD_compressBound(source.count)
-            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 1)
-            defer { scratch.deallocate() }
-            let size = ZSTD_compress(scratch.baseAddress, bound, source.baseAddress, source.count, 1)
-            precondition(ZSTD_isError(size) == 0, "zstd: \(String(cString: ZSTD_getErrorName(size)))")
-            let kept = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
-            kept.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[0..<size]))
-            return Chunk(compressed: kept, rawSize: source.count)
-        }
+        return raw.withUnsafeBytes { Chunk(compressing: $0) }
     }
 }

@@ -1,0 +1,34 @@
+internal import CZstd
+
+/// Bytes parked compressed (zstd, level 1: parking is on the run's path, and these planes and
+/// records compress well at it): one chunk of `ParkedRows` or `ParkedFootprints`. The owner frees
+/// it (`free()`) when it is done with it.
+struct ZstdChunk {
+    let compressed: UnsafeMutableRawBufferPointer
+    let rawSize: Int
+
+    /// `source` compressed into a buffer just its compressed size.
+    init(compressing source: UnsafeRawBufferPointer) {
+        let bound = ZSTD_compressBound(source.count)
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 1)
+        defer { scratch.deallocate() }
+        let size = ZSTD_compress(scratch.baseAddress, bound, source.baseAddress, source.count, 1)
+        precondition(ZSTD_isError(size) == 0, "zstd: \(String(cString: ZSTD_getErrorName(size)))")
+        compressed = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
+        compressed.copyMemory(from: UnsafeRawBufferPointer(rebasing: scratch[0..<size]))
+        rawSize = source.count
+    }
+
+    /// The parked bytes again, into `raw` (a buffer to reuse, resized to them); `what` names the
+    /// chunk if it does not unpack (memory of this process only: a failure is a defect, not input).
+    func unpack(into raw: inout [UInt8], what: String) {
+        raw.removeAll(keepingCapacity: true)
+        raw.append(contentsOf: repeatElement(0, count: rawSize))
+        let size = raw.withUnsafeMutableBytes { out in
+            ZSTD_decompress(out.baseAddress, out.count, compressed.baseAddress, compressed.count)
+        }
+        precondition(ZSTD_isError(size) == 0 && size == rawSize, "zstd: \(what) did not unpack to its size")
+    }
+
+    func free() { compressed.deallocate() }
+}
