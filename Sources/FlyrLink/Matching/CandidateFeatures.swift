@@ -33,21 +33,41 @@ enum CandidateFeatures {
     static let farAway = 100.0
     static let noGap = 1000.0
 
-    /// The features of candidate `rank` of address `a`, into `x[offset..<offset + names.count]`.
-    static func fill(_ x: inout [Double], at offset: Int = 0, address a: Int, rank: Int, evidence e: LinkEvidence) {
+    /// The features of every candidate of address `a`, candidate `rank`'s into
+    /// `x[rank * names.count..<(rank + 1) * names.count]`. One address at a time: what is the same
+    /// for all its candidates (the largest area, which of them no other address sees first) is
+    /// found once, not once per candidate.
+    static func fill(_ x: inout [Double], address a: Int, evidence e: LinkEvidence) {
         let list = e.candidates[a]
+        guard !list.isEmpty else { return }
+        let nearest = Double(list.first!.distance)
+        var largest = 0.0
+        // Bit k: candidate k is no other address's first choice (and not a shed), so an
+        // alternative when two addresses want one house.
+        var unclaimed: UInt8 = 0
+        for (k, o) in list.enumerated() {
+            largest = max(largest, Double(e.candidates.area(o)))
+            if !e.accessory[Int(o.building)], e.claimants[Int(o.building)].allSatisfy({ Int($0) == a }) { unclaimed |= 1 << k }
+        }
+        let own = e.candidates.entries(of: a)
+        for rank in 0..<list.count {
+            fill(&x, at: rank * names.count, address: a, rank: rank, list: list, nearest: nearest, largest: largest,
+                 unclaimed: unclaimed, own: own, evidence: e)
+        }
+    }
+
+    private static func fill(_ x: inout [Double], at offset: Int, address a: Int, rank: Int, list: ArraySlice<CandidateTable.Candidate>,
+                             nearest: Double, largest: Double, unclaimed: UInt8, own: Range<Int>, evidence e: LinkEvidence) {
         let c = list[list.startIndex + rank]
         let d = Double(c.distance)
         let b = Int(c.building)
-        let nearest = Double(list.first!.distance)
         let next = rank + 1 < list.count ? Double(list[list.startIndex + rank + 1].distance) : e.reach + 10
-        var largest = 0.0, largerCloser = 0.0, unclaimedAlternative = noGap
+        var largerCloser = 0.0, unclaimedAlternative = noGap
         for (k, o) in list.enumerated() {
-            largest = max(largest, Double(e.candidates.area(o)))
             if k < rank, e.candidates.area(o) > e.candidates.area(c) { largerCloser += 1 }
-            // Another candidate of this address that no other address sees first (and not a
-            // shed): when two addresses want one house, the farther one's may be that one.
-            if k != rank, !e.accessory[Int(o.building)], e.claimants[Int(o.building)].allSatisfy({ Int($0) == a }) {
+            // Another candidate of this address that no other address sees first: when two
+            // addresses want one house, the farther one's may be that one.
+            if k != rank, unclaimed & (1 << k) != 0 {
                 unclaimedAlternative = min(unclaimedAlternative, Double(o.distance) - d)
             }
         }
@@ -74,7 +94,6 @@ enum CandidateFeatures {
         }
         // Every other address that has the building among its candidates, whichever rank.
         var nearestOther = farAway, othersCloser = 0.0
-        let own = e.candidates.entries(of: a)
         for entry in e.seers[b] where !own.contains(Int(entry)) {
             let od = Double(e.candidates.entry(Int(entry)).distance)
             nearestOther = min(nearestOther, od)

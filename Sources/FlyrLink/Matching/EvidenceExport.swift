@@ -9,10 +9,12 @@ enum EvidenceExport {
         let temporary = path + ".tmp-\(getpid())"
         do {
             let csv = try CSVWriter(path: temporary, header: ["address_id", "building_id"] + CandidateFeatures.names + ["probability"])
-            var x = [Double](repeating: 0, count: CandidateFeatures.names.count)
+            let width = CandidateFeatures.names.count
+            var rows = [Double](repeating: 0, count: width * CandidateTable.limit)
             for a in 0..<evidence.candidates.addressCount {
+                CandidateFeatures.fill(&rows, address: a, evidence: evidence)
                 for (rank, c) in evidence.candidates[a].enumerated() {
-                    CandidateFeatures.fill(&x, address: a, rank: rank, evidence: evidence)
+                    let x = Array(rows[rank * width..<(rank + 1) * width])
                     // Numbers as the shortest text that reads back as the same double.
                     var row: [String?] = [addressIDs[a], buildingIDs[Int(c.building)]]
                     for v in x { row.append("\(v)") }

@@ -50,9 +50,7 @@ enum LinkDecision {
         let list = evidence.candidates[a]
         guard !list.isEmpty else { return Verdict(rank: 0, confidence: 0, unlinked: .nothingWithinReach) }
         let width = CandidateFeatures.names.count
-        for rank in 0..<list.count {
-            CandidateFeatures.fill(&scratch.rows, at: rank * width, address: a, rank: rank, evidence: evidence)
-        }
+        CandidateFeatures.fill(&scratch.rows, address: a, evidence: evidence)
         scratch.rows.withUnsafeBufferPointer { rows in
             scratch.probabilities.withUnsafeMutableBufferPointer { p in
                 model.probabilities(UnsafeBufferPointer(rebasing: rows[0..<list.count * width]), count: list.count, into: p)
