@@ -38,14 +38,7 @@ final class ParkedFootprints: @unchecked Sendable {
     /// only the chunks that hold them.
     func store(of wanted: [Int32], pool: WorkerPool) -> FootprintStore {
         // Each wanted building's parked position, cut into each chunk's.
-        var positions: [Int] = []
-        positions.reserveCapacity(wanted.count)
-        var k = 0
-        for b in wanted {
-            while buildings[k] < b { k += 1 }
-            precondition(buildings[k] == b, "building \(b) is not parked")
-            positions.append(k)
-        }
+        let positions = positions(of: wanted, in: buildings, holder: "the parked footprints")
         var cuts = [0]
         for i in positions.indices.dropFirst() where positions[i] / Self.chunkFootprints != positions[i - 1] / Self.chunkFootprints { cuts.append(i) }
         cuts.append(positions.count)

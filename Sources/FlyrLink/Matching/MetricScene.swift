@@ -44,14 +44,7 @@ final class MetricScene: @unchecked Sendable {
     /// building indices, each of which this scene holds.
     func restricted(toBuildings wanted: [Int32], pool: WorkerPool) -> MetricScene {
         guard !buildings.isEmpty else { return restricted(to: wanted, pool: pool) }
-        var positions: [Int32] = []
-        positions.reserveCapacity(wanted.count)
-        var k = 0
-        for b in wanted {
-            while buildings[k] < b { k += 1 }
-            precondition(buildings[k] == b, "building \(b) is not in the restricted scene")
-            positions.append(Int32(k))
-        }
+        let positions = positions(of: wanted, in: buildings, holder: "the restricted scene").map { Int32($0) }
         return MetricScene(addressPoints: addressPoints, footprints: FootprintStore(footprints, order: positions, pool: pool), buildings: wanted)
     }
 
