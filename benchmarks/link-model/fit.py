@@ -144,10 +144,10 @@ def shrunk_steps(iso, ps, right):
     group = right.mean()
     for level in np.unique(fitted):
         k = fitted == level
-        laplace = (right[k].sum() + 1.0) / (k.sum() + 2.0)
-        if laplace > group:
-            laplace = min(laplace, (right[k].sum() + ABOVE_GROUP_PRIOR * group) / (k.sum() + ABOVE_GROUP_PRIOR))
-        share[level] = laplace
+        step = (right[k].sum() + 1.0) / (k.sum() + 2.0)
+        if step > group:
+            step = min(step, (right[k].sum() + ABOVE_GROUP_PRIOR * group) / (k.sum() + ABOVE_GROUP_PRIOR))
+        share[level] = step
     out, top = [], 0.0
     for y in iso.y_thresholds_:
         # Thresholds carry the fitted levels; a level no link was fitted to (interpolated) keeps its own value.

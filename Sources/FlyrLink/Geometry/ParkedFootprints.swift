@@ -14,11 +14,9 @@
 final class ParkedFootprints: @unchecked Sendable {
     /// The buildings parked, ascending: parked footprint k is building `buildings[k]`'s.
     let buildings: [Int32]
-    private let chunks: [Chunk]
+    private let chunks: [ZstdChunk]
 
     static var chunkFootprints: Int { 16_384 }
-
-    private typealias Chunk = ZstdChunk
 
     /// The footprints of `buildings` (ascending; footprint b of `store` is building b's).
     init(_ store: FootprintStore, buildings: [Int32], pool: WorkerPool) {
@@ -112,7 +110,7 @@ final class ParkedFootprints: @unchecked Sendable {
     }
 
     /// `footprints` as a chunk; `raw`: a buffer to reuse.
-    private static func pack(_ footprints: [FootprintView], raw: inout [UInt8]) -> Chunk {
+    private static func pack(_ footprints: [FootprintView], raw: inout [UInt8]) -> ZstdChunk {
         raw.removeAll(keepingCapacity: true)
         func append32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { raw.append(contentsOf: $0) } }
         append32(UInt32(footprints.count))
@@ -136,7 +134,7 @@ final class ParkedFootprints: @unchecked Sendable {
                 for plane in 0..<8 { out[wordsAt + plane * words.count + i] = words[i].byte(plane) }
             }
         }
-        return raw.withUnsafeBytes { Chunk(compressing: $0) }
+        return raw.withUnsafeBytes { ZstdChunk(compressing: $0) }
     }
 }
 

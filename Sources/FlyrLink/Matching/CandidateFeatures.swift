@@ -43,7 +43,7 @@ enum CandidateFeatures {
         let nearest = Double(list.first!.distance)
         var largest = 0.0
         // Bit k: candidate k is no other address's first choice (and not a shed), so an
-        // alternative when two addresses want one house.
+        // alternative when two addresses want one house. (At most `CandidateTable.limit`, 6, fit a byte.)
         var unclaimed: UInt8 = 0
         for (k, o) in list.enumerated() {
             largest = max(largest, Double(e.candidates.area(o)))

@@ -24,18 +24,16 @@ protocol ParkableRow {
 final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
     /// How many rows were parked.
     let parkedCount: Int
-    private let chunks: [Chunk]
+    private let chunks: [ZstdChunk]
     /// The parked row at each position the rows are read back at (nil: all, as parked).
     private(set) var order: [Int32]?
 
     static var chunkRows: Int { 65_536 }
 
-    private typealias Chunk = ZstdChunk
-
     /// How many rows are read back.
     var count: Int { order?.count ?? parkedCount }
 
-    private init(count: Int, chunks: [Chunk]) {
+    private init(count: Int, chunks: [ZstdChunk]) {
         parkedCount = count
         self.chunks = chunks
     }
@@ -57,7 +55,7 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
 
     /// Rows parked as they come (a reader's batches), a chunk whenever `chunkRows` have come.
     final class Builder {
-        private var chunks: [Chunk] = []
+        private var chunks: [ZstdChunk] = []
         private var pending: [Row] = []
         private var raw: [UInt8] = []
         private var count = 0
@@ -176,7 +174,7 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
     }
 
     /// The chunk of `rows`; `raw`: a buffer to reuse.
-    private static func chunk(_ rows: UnsafeBufferPointer<Row>, raw: inout [UInt8]) -> Chunk {
+    private static func chunk(_ rows: UnsafeBufferPointer<Row>, raw: inout [UInt8]) -> ZstdChunk {
         raw.removeAll(keepingCapacity: true)
         raw.append(contentsOf: repeatElement(0, count: rows.count * Row.fixedWidth))
         var records: [UInt8] = []
@@ -185,6 +183,6 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
             for k in rows.indices { rows[k].park(fixed: fixed.baseAddress! + k * Row.fixedWidth, records: &records) }
         }
         raw += records
-        return raw.withUnsafeBytes { Chunk(compressing: $0) }
+        return raw.withUnsafeBytes { ZstdChunk(compressing: $0) }
     }
 }
