@@ -11,6 +11,7 @@ shipped model (--model).
 import argparse
 import csv
 import json
+import random
 import sys
 import tempfile
 from pathlib import Path
@@ -19,6 +20,38 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import truthsets  # noqa: E402
 
 BANDS = [(0.5, 0.6), (0.6, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 0.95), (0.95, 1.0001)]
+BOOTSTRAP_ROUNDS = 1000
+
+
+def f1_interval(links, naive, truth, addresses, blocks):
+    """95% intervals of flyr-link's F1 and of its lead over naive, the 400 m blocks resampled with
+    replacement (a fixed seed): how far a number could move on another sample of the same kind of
+    place. Neighbouring addresses share their errors, so blocks, not addresses, are drawn."""
+    counts = {}
+    for a in addresses:
+        if a not in truth:
+            continue
+        c = counts.setdefault(blocks[a], [0] * 5)
+        c[0] += a in links
+        c[1] += a in links and links[a][0] in truth[a]
+        c[2] += a in naive
+        c[3] += a in naive and naive[a][0] in truth[a]
+        c[4] += bool(truth[a])
+    per_block = list(counts.values())
+    rng = random.Random(0)
+    f1s, leads = [], []
+    for _ in range(BOOTSTRAP_ROUNDS):
+        t = [0] * 5
+        for c in rng.choices(per_block, k=len(per_block)):
+            for k in range(5):
+                t[k] += c[k]
+        f1 = 2 * t[1] / (t[0] + t[4]) if t[0] + t[4] else 0.0
+        f1s.append(f1)
+        leads.append(f1 - (2 * t[3] / (t[2] + t[4]) if t[2] + t[4] else 0.0))
+    f1s.sort()
+    leads.sort()
+    lo, hi = int(0.025 * BOOTSTRAP_ROUNDS), int(0.975 * BOOTSTRAP_ROUNDS) - 1
+    return (f1s[lo], f1s[hi]), (leads[lo], leads[hi]), len(per_block)
 
 
 def unlinked_reasons(out_dir):
@@ -27,9 +60,10 @@ def unlinked_reasons(out_dir):
             if f["properties"].get("building_id") is None}
 
 
-def report(name, links, reasons, truth, addresses, naive):
+def report(name, links, reasons, truth, addresses, naive, blocks):
     s = truthsets.score(links, truth, addresses)
     n = truthsets.score(naive, truth, addresses)
+    s["f1_interval"], s["lead_interval"], s["blocks"] = f1_interval(links, naive, truth, addresses, blocks)
     lines = [f"### {name}", "",
              "| | precision | recall | F1 | links | right | addresses (with a building) |", "|---|---|---|---|---|---|---|",
              f"| flyr-link | {s['precision']:.3f} | {s['recall']:.3f} | **{s['f1']:.3f}** | {s['links']} | {s['right']} | {s['addresses']} ({s['with_building']}) |",
@@ -99,8 +133,9 @@ def main():
                 elif a in fold_reasons:
                     reasons[a] = fold_reasons[a]
         naive = s.run(binary, work / f"{s.name}-naive", ["--matcher", "naive", "--max-distance", "30", "--units", "none"])
+        blocks = truthsets.spatial_blocks(truthsets.address_lonlat(work / f"{s.name}-naive"))
         lines, sc, nv = report(f"{s.name} ({s.about}; out-of-fold, 5 spatial folds of 400 m blocks)", links, reasons, truth,
-                               list(folds[s.name]), naive)
+                               list(folds[s.name]), naive, blocks)
         out += lines
         summary.append((s.name + " (out-of-fold)", sc, nv))
     for spec in args.synth or ["202:20000:hard", "202:20000:default"]:
@@ -110,14 +145,18 @@ def main():
         tag = f"synth-{profile}"
         links = s.run(binary, work / tag, ["--link-model", args.model])
         naive = s.run(binary, work / f"{tag}-naive", ["--matcher", "naive", "--max-distance", "30", "--units", "none"])
+        blocks = truthsets.spatial_blocks(truthsets.address_lonlat(work / tag))
         lines, sc, nv = report(f"{s.name}, {n} buildings (a seed never fitted on; shipped model)", links, unlinked_reasons(work / tag),
-                               truth, list(truth), naive)
+                               truth, list(truth), naive, blocks)
         out += lines
         summary.append((f"{s.name}, {n} buildings", sc, nv))
-    head = ["| data | flyr-link P / R / F1 | naive P / R / F1 |", "|---|---|---|"]
+    head = ["| data | flyr-link P / R / F1 | naive P / R / F1 | F1 − naive's | 95% intervals, blocks resampled: F1; F1 − naive's |",
+            "|---|---|---|---|---|"]
     for name, sc, nv in summary:
+        (f_lo, f_hi), (d_lo, d_hi) = sc["f1_interval"], sc["lead_interval"]
         head.append(f"| {name} | {sc['precision']:.3f} / {sc['recall']:.3f} / **{sc['f1']:.3f}** | "
-                    f"{nv['precision']:.3f} / {nv['recall']:.3f} / {nv['f1']:.3f} |")
+                    f"{nv['precision']:.3f} / {nv['recall']:.3f} / {nv['f1']:.3f} | {sc['f1'] - nv['f1']:+.4f} | "
+                    f"{f_lo:.3f}–{f_hi:.3f}; {d_lo:+.3f}–{d_hi:+.3f} ({sc['blocks']} blocks) |")
     print("\n".join(head + [""] + out))
 
 

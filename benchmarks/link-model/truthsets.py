@@ -98,13 +98,20 @@ def address_lonlat(out_dir):
     return {f["properties"]["id"]: f["geometry"]["coordinates"] for f in features}
 
 
-def spatial_folds(lonlat):
-    """address id -> fold, by 400 m blocks (a local equirectangular frame), blocks shuffled with a fixed seed."""
+def spatial_blocks(lonlat):
+    """address id -> its 400 m block (a local equirectangular frame)."""
     if not lonlat:
         return {}
     lat0 = sum(p[1] for p in lonlat.values()) / len(lonlat)
     kx, ky = 111_320.0 * math.cos(math.radians(lat0)), 110_540.0
-    block = {a: (math.floor(p[0] * kx / BLOCK_M), math.floor(p[1] * ky / BLOCK_M)) for a, p in lonlat.items()}
+    return {a: (math.floor(p[0] * kx / BLOCK_M), math.floor(p[1] * ky / BLOCK_M)) for a, p in lonlat.items()}
+
+
+def spatial_folds(lonlat):
+    """address id -> fold, by 400 m blocks, blocks shuffled with a fixed seed."""
+    block = spatial_blocks(lonlat)
+    if not block:
+        return {}
     blocks = sorted(set(block.values()))
     random.Random(0).shuffle(blocks)
     fold_of_block = {b: i % FOLDS for i, b in enumerate(blocks)}
