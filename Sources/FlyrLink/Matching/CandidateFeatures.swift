@@ -102,8 +102,9 @@ enum CandidateFeatures {
             nearestOther = min(nearestOther, od)
             othersCloser += od < d ? 1 : 0
         }
-        let side = e.sides.agreement(of: a, offset: (c.dx, c.dy))
-        let placement = e.sides.alongAndAcross(of: a, offset: (c.dx, c.dy))
+        let toNearestPoint = (dx: c.dx, dy: c.dy)  // widened once, not at each of the four uses
+        let side = e.sides.agreement(of: a, offset: toNearestPoint)
+        let placement = e.sides.alongAndAcross(of: a, offset: toNearestPoint)
         x[offset + 0] = d
         x[offset + 1] = c.covers ? 1 : 0
         x[offset + 2] = Double(rank)
@@ -132,9 +133,9 @@ enum CandidateFeatures {
         x[offset + 24] = side.other
         x[offset + 25] = placement.along
         x[offset + 26] = placement.across
-        x[offset + 27] = e.sides.leftOfRisingNumbers(a, offset: (c.dx, c.dy))
+        x[offset + 27] = e.sides.leftOfRisingNumbers(a, offset: toNearestPoint)
         x[offset + 28] = number < 0 ? -1 : Double(number % 2)
-        let convention = e.sides.onConventionSide(a, number: number, offset: (c.dx, c.dy))
+        let convention = e.sides.onConventionSide(a, number: number, offset: toNearestPoint)
         x[offset + 29] = convention.run
         x[offset + 30] = convention.street
         x[offset + 31] = unclaimedAlternative
