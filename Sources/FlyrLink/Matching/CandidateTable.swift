@@ -123,13 +123,13 @@ extension CandidateSearch {
                     used.withUnsafeMutableBufferPointer { usedOut in
                         let shared = UncheckedBox((startOut, countOut, usedOut))
                         pool.forEachChunk(chunkCount) { _, c in
-                            var near: [(bboxDistance: Double, building: Int)] = []
+                            var scratch = CandidateSearch.Scratch()
                             var one: [CandidateTable.Candidate] = []
                             var at = c * room
                             for k in c * chunkSize..<min((c + 1) * chunkSize, order.count) {
                                 let a = Int(order[k])
                                 CandidateSearch.candidates(of: scene.addressPoints[a], scene: scene, index: index, reach: options.maxDistance,
-                                           scratch: &near, into: &one)
+                                           scratch: &scratch, into: &one)
                                 shared.value.0[a] = Int32(at)
                                 shared.value.1[a] = UInt8(one.count)
                                 for candidate in one { (slots.value.baseAddress! + at).initialize(to: candidate); at += 1 }
@@ -159,19 +159,26 @@ extension CandidateSearch {
         return CandidateTable(start: start, counts: counts, candidates: candidates, entryCount: moveTo, areas: areas)
     }
 
+    /// A worker's buffers for `candidates(of:…)`, reused from address to address (the measured
+    /// footprints had been an array allocated for each address).
+    struct Scratch {
+        var near: [(bboxDistance: Double, building: Int)] = []
+        var measured: [(distance: Double, area: Double, building: Int, covers: Bool, corner: Bool, offset: Point2)] = []
+    }
+
     /// The nearest `CandidateTable.limit` footprints within `reach` of `p`, into `found`. Boxes
     /// are measured nearest first and the search stops once a box is farther than the last of
     /// the nearest found so far (a box's distance is a lower bound of its footprint's).
     static func candidates(of p: Point2, scene: MetricScene, index: FootprintIndex, reach: Double,
-                           scratch near: inout [(bboxDistance: Double, building: Int)], into found: inout [CandidateTable.Candidate]) {
+                           scratch: inout Scratch, into found: inout [CandidateTable.Candidate]) {
         found.removeAll(keepingCapacity: true)
-        boxes(near: p, index: index, reach: reach, into: &near)
-        guard !near.isEmpty else { return }
+        boxes(near: p, index: index, reach: reach, into: &scratch.near)
+        guard !scratch.near.isEmpty else { return }
         let footprints = scene.footprints
-        var measured: [(distance: Double, area: Double, building: Int, covers: Bool, corner: Bool, offset: Point2)] = []
-        measured.reserveCapacity(8)
-        for (boxDistance, b) in near {
-            if measured.count >= CandidateTable.limit, boxDistance > measured[CandidateTable.limit - 1].distance { break }
+        scratch.measured.removeAll(keepingCapacity: true)
+        for (boxDistance, b) in scratch.near {
+            let measured = scratch.measured.count
+            if measured >= CandidateTable.limit, boxDistance > scratch.measured[CandidateTable.limit - 1].distance { break }
             let footprint = footprints[b]
             var distance = 0.0, corner = false, offset = Point2(x: 0, y: 0)
             let covers = boxDistance == 0 && footprint.covers(p)
@@ -184,12 +191,15 @@ extension CandidateSearch {
                 if distance > 0 { offset = Point2(x: q.x - p.x, y: q.y - p.y) }
                 corner = d > outlineTolerance && footprint.points.contains { $0.distance(to: q) < 0.01 }
             }
-            measured.append((distance, footprint.area, b, covers || distance == 0, corner, offset))
-            // Nearest first; covering footprints the smaller first; then id (buildings are in id order).
-            measured.sort { $0.distance != $1.distance ? $0.distance < $1.distance
-                : $0.area != $1.area ? $0.area < $1.area : $0.building < $1.building }
+            let m = (distance: distance, area: footprint.area, building: b, covers: covers || distance == 0, corner: corner, offset: offset)
+            // Nearest first; covering footprints the smaller first; then id (buildings are in id
+            // order): put in its place among those before, which are in that order (no two alike,
+            // so the very order a sort gave; sorting all again at each one had been 1% of a run).
+            let place = scratch.measured.firstIndex { $0.distance != m.distance ? m.distance < $0.distance
+                : $0.area != m.area ? m.area < $0.area : m.building < $0.building } ?? measured
+            scratch.measured.insert(m, at: place)
         }
-        for m in measured.prefix(CandidateTable.limit) {
+        for m in scratch.measured.prefix(CandidateTable.limit) {
             found.append(.init(building: Int32(m.building), distance: Float(m.distance), dx: Float(m.offset.x), dy: Float(m.offset.y),
                                covers: m.covers, atCorner: m.corner))
         }
