@@ -67,9 +67,9 @@ enum CandidateFeatures {
         let d = Double(c.distance)
         let b = Int(c.building)
         let next = rank + 1 < list.count ? Double(list[list.startIndex + rank + 1].distance) : e.reach + 10
-        var largerCloser = 0.0, unclaimedAlternative = noGap
+        var largerCloser = 0, unclaimedAlternative = noGap
         for (k, o) in list.enumerated() {
-            if k < rank, e.candidates.area(o) > e.candidates.area(c) { largerCloser += 1 }
+            largerCloser += k < rank && e.candidates.area(o) > e.candidates.area(c) ? 1 : 0  // no branch on the areas
             // Another candidate of this address that no other address sees first: when two
             // addresses want one house, the farther one's may be that one.
             if k != rank, unclaimed & (1 << k) != 0 {
@@ -129,7 +129,7 @@ enum CandidateFeatures {
         x[offset + 15] = sameHouse
         x[offset + 16] = gap
         x[offset + 17] = min(otherStreet, 50)
-        x[offset + 18] = largerCloser
+        x[offset + 18] = Double(largerCloser)
         x[offset + 19] = e.shareInside
         x[offset + 20] = e.medianNearest
         x[offset + 21] = nearestOther
