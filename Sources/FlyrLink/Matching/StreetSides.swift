@@ -109,17 +109,8 @@ struct StreetSides: Sendable {
         guard streets[a] != 0, numbers[a] >= 0 else { return none }
         let p = points[a]
         near.removeAll(keepingCapacity: true)
-        // The arrays read through pointers: captured as arrays, each was retained and released
-        // around every address's search.
-        streets.withUnsafeBufferPointer { streets in
-            numbers.withUnsafeBufferPointer { numbers in
-                points.withUnsafeBufferPointer { points in
-                    grid.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: radius)) { o, _ in
-                        if o != a, streets[o] == streets[a], numbers[o] >= 0, numbers[o] != numbers[a],
-                           points[o].distance(to: p) <= radius { near.append(o) }
-                    }
-                }
-            }
+        grid.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: radius)) { o, _ in
+            if o != a, streets[o] == streets[a], numbers[o] >= 0, numbers[o] != numbers[a], points[o].distance(to: p) <= radius { near.append(o) }
         }
         guard near.count >= 2 else { return none }
         near.sort()  // the sums below in one order whatever the grid's
