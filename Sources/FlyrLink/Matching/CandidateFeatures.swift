@@ -50,18 +50,13 @@ enum CandidateFeatures {
             if !e.accessory[Int(o.building)], e.claimants[Int(o.building)].allSatisfy({ Int($0) == a }) { unclaimed |= 1 << k }
         }
         let own = e.candidates.entries(of: a)
-        precondition(x.count >= list.count * names.count, "room for a row per candidate")
-        // The rows written through a pointer: the array's uniqueness and bounds had been
-        // checked at each of a candidate's 32 features.
-        x.withUnsafeMutableBufferPointer { x in
-            for rank in 0..<list.count {
-                fill(x, at: rank * names.count, address: a, rank: rank, list: list, nearest: nearest, largest: largest,
-                     unclaimed: unclaimed, own: own, evidence: e)
-            }
+        for rank in 0..<list.count {
+            fill(&x, at: rank * names.count, address: a, rank: rank, list: list, nearest: nearest, largest: largest,
+                 unclaimed: unclaimed, own: own, evidence: e)
         }
     }
 
-    private static func fill(_ x: UnsafeMutableBufferPointer<Double>, at offset: Int, address a: Int, rank: Int, list: ArraySlice<CandidateTable.Candidate>,
+    private static func fill(_ x: inout [Double], at offset: Int, address a: Int, rank: Int, list: ArraySlice<CandidateTable.Candidate>,
                              nearest: Double, largest: Double, unclaimed: UInt8, own: Range<Int>, evidence e: LinkEvidence) {
         let c = list[list.startIndex + rank]
         let d = Double(c.distance)
