@@ -134,11 +134,7 @@ struct StreetSides: Sendable {
         var same = 0.0, sameCount = 0.0, other = 0.0, otherCount = 0.0
         for o in near {
             guard let side = vote(of: o, candidates: candidates, points: points, origin: p, direction: (ux, uy)) else { continue }
-            // Both sums taken, one of them + 0 (the same to the bit: a sum from +0 is never −0),
-            // with no branch on the neighbour's parity, which the processor cannot foresee.
-            let isSame = (numbers[o] - numbers[a]) % 2 == 0
-            same += isSame ? side : 0; sameCount += isSame ? 1 : 0
-            other += isSame ? 0 : side; otherCount += isSame ? 0 : 1
+            if (numbers[o] - numbers[a]) % 2 == 0 { same += side; sameCount += 1 } else { other += side; otherCount += 1 }
         }
         return ((Float(ux), Float(uy)), sameCount > 0 ? Float(same / sameCount) : 0, otherCount > 0 ? Float(other / otherCount) : 0)
     }
@@ -152,19 +148,14 @@ struct StreetSides: Sendable {
     private static func vote(of o: Int, candidates: CandidateTable, points: [Point2], origin p: Point2,
                              direction: (Double, Double)) -> Double? {
         let (ux, uy) = direction
-        // The nearest building on the left and on the right, side by side: each candidate is
-        // taken on both sides, as +∞ on the other one (no change), with no branch on its side,
-        // which the processor cannot foresee (plain `min`s on each side had been made a branch).
-        var nearest = SIMD2<Double>(repeating: .infinity)
+        var left = Double.infinity, right = Double.infinity
         for c in candidates[o] {
             let bx = points[o].x + Double(c.dx) - p.x, by = points[o].y + Double(c.dy) - p.y
             let cross = ux * by - uy * bx
             guard abs(cross) > 0.5 else { continue }
             if c.covers { return cross > 0 ? 1 : -1 }
-            let taken = SIMD2(repeating: .infinity).replacing(with: Double(c.distance), where: SIMD2(cross, -cross) .> 0)
-            nearest.replace(with: taken, where: taken .< nearest)  // `min` as it is: the nearer, else the one before
+            if cross > 0 { left = min(left, Double(c.distance)) } else { right = min(right, Double(c.distance)) }
         }
-        let (left, right) = (nearest[0], nearest[1])
         guard left.isFinite || right.isFinite else { return nil }
         let margin = min(right, Self.farSide) - min(left, Self.farSide)
         return max(-1, min(1, margin / Self.plainMargin))
