@@ -79,6 +79,7 @@ def report(name, links, reasons, truth, addresses, naive, blocks):
     lines.append("")
     # Reliability: in each band of confidence, the share of links that are right.
     lines += ["| confidence | links | mean confidence | share right | gap |", "|---|---|---|---|---|"]
+    s["bands"] = []
     for lo, hi in BANDS:
         made = [a for a in ids if a in links and lo <= links[a][2] < hi]
         if not made:
@@ -86,6 +87,7 @@ def report(name, links, reasons, truth, addresses, naive, blocks):
         right = sum(1 for a in made if links[a][0] in truth[a]) / len(made)
         mean = sum(links[a][2] for a in made) / len(made)
         lines.append(f"| {lo:.2f}–{min(hi, 1):.2f} | {len(made)} | {mean:.3f} | {right:.3f} | {right - mean:+.3f} |")
+        s["bands"].append({"band": f"{lo:.2f}–{min(hi, 1):.2f}", "links": len(made), "mean": mean, "right": right})
     lines.append("")
     # Unlinked addresses: right to leave them (no building of theirs in the data) or a missed link.
     lines += ["| unlinked reason | addresses | right to leave unlinked | missed a building |", "|---|---|---|---|"]
@@ -107,6 +109,7 @@ def main():
     ap.add_argument("--model", default=str(Path(__file__).resolve().parent / "link-model.json"))
     ap.add_argument("--synth", action="append", help="SEED:BUILDINGS:PROFILE of a flyr-synth city to score (never fitted on); repeatable")
     ap.add_argument("--work")
+    ap.add_argument("--summary-json", help="also write each set's scores here (evaluate-seeds.sh reads them)")
     args = ap.parse_args()
     work = Path(args.work or tempfile.mkdtemp(prefix="flyr-eval-"))
     binary = Path(args.bin) / "flyr-link"
@@ -158,6 +161,9 @@ def main():
                     f"{nv['precision']:.3f} / {nv['recall']:.3f} / {nv['f1']:.3f} | {sc['f1'] - nv['f1']:+.4f} | "
                     f"{f_lo:.3f}–{f_hi:.3f}; {d_lo:+.3f}–{d_hi:+.3f} ({sc['blocks']} blocks) |")
     print("\n".join(head + [""] + out))
+    if args.summary_json:
+        with open(args.summary_json, "w") as f:
+            json.dump([{"set": name, "flyr_link": sc, "naive": nv} for name, sc, nv in summary], f, indent=1)
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@ class Table:
         self.names, self.x, self.y, self.w, self.group, self.fold, self.dataset = names, [], [], [], [], [], []
 
 
-def gather(binary_dir, work):
+def gather(binary_dir, work, fold_seed=0):
     binary = Path(binary_dir) / "flyr-link"
     rows_by_set = []
     names = None
@@ -65,7 +65,7 @@ def gather(binary_dir, work):
         evidence = Path(work) / ("evidence-" + s.name.replace(" ", "-") + ".csv")
         s.run(binary, out, ["--write-evidence", str(evidence), "--units", "none"])
         truth = s.load_truth()
-        folds = truthsets.spatial_folds(truthsets.address_lonlat(out))
+        folds = truthsets.spatial_folds(truthsets.address_lonlat(out), fold_seed)
         with open(evidence, newline="") as f:
             reader = csv.reader(f)
             header = next(reader)
@@ -214,10 +214,12 @@ def main():
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "link-model.json"))
     ap.add_argument("--folds-dir", help="also write fold-K.json (fitted without fold K) and folds.csv here")
     ap.add_argument("--work", help="working directory (default: a temporary one)")
+    ap.add_argument("--fold-seed", type=int, default=0,
+                    help="shuffle of the 400 m blocks into folds (default 0, what the shipped model and evaluate.sh use)")
     args = ap.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="flyr-fit-")
     print(f"gathering evidence in {work}", file=sys.stderr)
-    t, sets = gather(args.bin, work)
+    t, sets = gather(args.bin, work, args.fold_seed)
     every = list(range(len(t.y)))
     folds = list(range(truthsets.FOLDS))
     fitted_on = [s.about + f" ({s.name})" for s, *_ in sets]

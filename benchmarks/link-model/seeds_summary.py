@@ -1,0 +1,39 @@
+"""Summarises evaluate-seeds.sh: each set's scores under every deal of the 400 m blocks into
+folds, their mean, and the confidence bands outside the issue's bounds (0.05 for a band of 100
+links or more; 0.1 for 30 or more on the road points)."""
+import json
+import statistics
+import sys
+
+
+def bounds(name):
+    return (0.1, 30) if name.startswith("dk_roadpoints") else (0.05, 100)
+
+
+def main(paths):
+    runs = [(p, json.load(open(p))) for p in paths]
+    names = [r["set"] for r in runs[0][1]]
+    print("| data | " + " | ".join(f"deal {k}" for k in range(len(runs))) + " | mean |")
+    print("|---|" + "---|" * (len(runs) + 1))
+    for name in names:
+        cells, f1s, leads = [], [], []
+        for _, rows in runs:
+            r = next(x for x in rows if x["set"] == name)
+            f, n = r["flyr_link"], r["naive"]
+            f1s.append(f["f1"])
+            leads.append(f["f1"] - n["f1"])
+            cells.append(f"{f['precision']:.3f} / {f['recall']:.3f} / {f['f1']:.3f} ({leads[-1]:+.4f})")
+        print(f"| {name} | " + " | ".join(cells) + f" | F1 {statistics.mean(f1s):.4f} ({statistics.mean(leads):+.4f}) |")
+    print()
+    print("Confidence bands outside the bounds:")
+    for k, (path, rows) in enumerate(runs):
+        off = []
+        for r in rows:
+            limit, least = bounds(r["set"])
+            off += [f"{r['set']} {b['band']}: {b['links']} links {b['right'] - b['mean']:+.3f}"
+                    for b in r["flyr_link"]["bands"] if b["links"] >= least and abs(b["right"] - b["mean"]) > limit]
+        print(f"- deal {k}: " + ("; ".join(off) if off else "none"))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
