@@ -158,7 +158,7 @@ def main():
     for name, sc, nv in summary:
         (f_lo, f_hi), (d_lo, d_hi) = sc["f1_interval"], sc["lead_interval"]
         head.append(f"| {name} | {sc['precision']:.3f} / {sc['recall']:.3f} / **{sc['f1']:.3f}** | "
-                    f"{nv['precision']:.3f} / {nv['recall']:.3f} / {nv['f1']:.3f} | {sc['f1'] - nv['f1']:+.4f} | "
+                    f"{nv['precision']:.3f} / {nv['recall']:.3f} / {nv['f1']:.3f} | {sc['f1'] - nv['f1']:+.5f} | "
                     f"{f_lo:.3f}–{f_hi:.3f}; {d_lo:+.3f}–{d_hi:+.3f} ({sc['blocks']} blocks) |")
     print("\n".join(head + [""] + out))
     if args.summary_json:

@@ -22,8 +22,8 @@ def main(paths):
             f, n = r["flyr_link"], r["naive"]
             f1s.append(f["f1"])
             leads.append(f["f1"] - n["f1"])
-            cells.append(f"{f['precision']:.3f} / {f['recall']:.3f} / {f['f1']:.3f} ({leads[-1]:+.4f})")
-        print(f"| {name} | " + " | ".join(cells) + f" | F1 {statistics.mean(f1s):.4f} ({statistics.mean(leads):+.4f}) |")
+            cells.append(f"{f['precision']:.3f} / {f['recall']:.3f} / {f['f1']:.3f} ({leads[-1]:+.5f})")
+        print(f"| {name} | " + " | ".join(cells) + f" | F1 {statistics.mean(f1s):.4f} ({statistics.mean(leads):+.5f}) |")
     print()
     print("Confidence bands outside the bounds:")
     for k, (path, rows) in enumerate(runs):
