@@ -178,8 +178,8 @@ extension CandidateSearch {
         let footprints = scene.footprints
         scratch.measured.removeAll(keepingCapacity: true)
         for (boxDistance, b) in scratch.near {
-            let measured = scratch.measured.count
-            if measured >= CandidateTable.limit, boxDistance > scratch.measured[CandidateTable.limit - 1].distance { break }
+            let measuredCount = scratch.measured.count
+            if measuredCount >= CandidateTable.limit, boxDistance > scratch.measured[CandidateTable.limit - 1].distance { break }
             let footprint = footprints[b]
             var distance = 0.0, corner = false, offset = Point2(x: 0, y: 0)
             let covers = boxDistance == 0 && footprint.covers(p)
@@ -198,7 +198,7 @@ extension CandidateSearch {
             // so the very order a sort of them all again gives, as it was made before: with the
             // scratch, this function's own samples at 1M fell by a ninth).
             let place = scratch.measured.firstIndex { $0.distance != m.distance ? m.distance < $0.distance
-                : $0.area != m.area ? m.area < $0.area : m.building < $0.building } ?? measured
+                : $0.area != m.area ? m.area < $0.area : m.building < $0.building } ?? measuredCount
             scratch.measured.insert(m, at: place)
         }
         for m in scratch.measured.prefix(CandidateTable.limit) {
