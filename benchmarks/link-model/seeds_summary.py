@@ -4,16 +4,23 @@ links or more; 0.1 for 30 or more on the road points)."""
 import json
 import statistics
 import sys
+from pathlib import Path
 
 
 def bounds(name):
     return (0.1, 30) if name.startswith("dk_roadpoints") else (0.05, 100)
 
 
+def deal(path):
+    """The fold seed of a summary, from evaluate-seeds.sh's directory (seed-N/summary.json);
+    columns are named by it, not by their place (`evaluate-seeds.sh 3 4` had printed deals 0 and 1)."""
+    return Path(path).parent.name.removeprefix("seed-")
+
+
 def main(paths):
     runs = [(p, json.load(open(p))) for p in paths]
     names = [r["set"] for r in runs[0][1]]
-    print("| data | " + " | ".join(f"deal {k}" for k in range(len(runs))) + " | mean |")
+    print("| data | " + " | ".join(f"deal {deal(p)}" for p, _ in runs) + " | mean |")
     print("|---|" + "---|" * (len(runs) + 1))
     for name in names:
         cells, f1s, leads = [], [], []
@@ -32,7 +39,7 @@ def main(paths):
             limit, least = bounds(r["set"])
             off += [f"{r['set']} {b['band']}: {b['links']} links {b['right'] - b['mean']:+.3f}"
                     for b in r["flyr_link"]["bands"] if b["links"] >= least and abs(b["right"] - b["mean"]) > limit]
-        print(f"- deal {k}: " + ("; ".join(off) if off else "none"))
+        print(f"- deal {deal(path)}: " + ("; ".join(off) if off else "none"))
 
 
 if __name__ == "__main__":
