@@ -11,31 +11,37 @@ final class LinkModelTests: XCTestCase {
         let file = try String(contentsOfFile: modelPath, encoding: .utf8)
         XCTAssertEqual(LinkModelFile.json.trimmingCharacters(in: .whitespacesAndNewlines), file.trimmingCharacters(in: .whitespacesAndNewlines),
                        "run scripts/gen-link-model.sh after fitting")
-        XCTAssertEqual(LinkModel.standard.roots.count, try LinkModel(path: modelPath).roots.count)
+        XCTAssertEqual(LinkModel.standard.first.roots.count, try LinkModel(path: modelPath).first.roots.count)
+        XCTAssertEqual(LinkModel.standard.second?.roots.count, try LinkModel(path: modelPath).second?.roots.count)
     }
 
-    /// fit.py writes rows of features with scikit-learn's probabilities beside the model.
+    /// fit.py writes rows of both stages' features with scikit-learn's probabilities beside the model.
     func testProbabilitiesAgreeWithScikitLearn() throws {
         let text = try String(contentsOfFile: TestPaths.root.appendingPathComponent("benchmarks/link-model/check.csv").path, encoding: .utf8)
         let lines = text.split(separator: "\n")
-        XCTAssertEqual(lines.first.map { $0.split(separator: ",").map(String.init) }, CandidateFeatures.names + ["probability"])
+        XCTAssertEqual(lines.first.map { $0.split(separator: ",").map(String.init) },
+                       CompetingClaims.secondStageNames + ["first_probability", "probability"])
         XCTAssertGreaterThan(lines.count, 500)
+        let second = try XCTUnwrap(LinkModel.standard.second, "the shipped model has a second stage")
         var worst = 0.0
         for line in lines.dropFirst() {
             let values = line.split(separator: ",").map { Double($0)! }
-            let p = LinkModel.standard.probability(Array(values.dropLast()))
-            worst = max(worst, abs(p - values.last!))
+            let wide = Array(values.prefix(CompetingClaims.secondStageNames.count))
+            let first = LinkModel.standard.first.probability(Array(wide.prefix(CandidateFeatures.names.count)))
+            worst = max(worst, abs(first - values[values.count - 2]), abs(second.probability(wide) - values[values.count - 1]))
         }
         XCTAssertLessThan(worst, 1e-12)
     }
 
     func testSeveralCandidatesScoreAsEachAlone() throws {
         let rows = try String(contentsOfFile: TestPaths.root.appendingPathComponent("benchmarks/link-model/check.csv").path, encoding: .utf8)
-            .split(separator: "\n").dropFirst().prefix(6).map { $0.split(separator: ",").dropLast().map { Double($0)! } }
-        let flat = rows.flatMap { $0 }
-        var together = [Double](repeating: 0, count: rows.count)
-        flat.withUnsafeBufferPointer { x in together.withUnsafeMutableBufferPointer { LinkModel.standard.probabilities(x, count: rows.count, into: $0) } }
-        XCTAssertEqual(together, rows.map { LinkModel.standard.probability($0) })
+            .split(separator: "\n").dropFirst().prefix(6).map { $0.split(separator: ",").dropLast(2).map { Double($0)! } }
+        for stage in [LinkModel.standard.first, LinkModel.standard.second!] {
+            let own = rows.map { Array($0.prefix(stage.width)) }
+            var together = [Double](repeating: 0, count: rows.count)
+            own.flatMap { $0 }.withUnsafeBufferPointer { x in together.withUnsafeMutableBufferPointer { stage.probabilities(x, count: rows.count, into: $0) } }
+            XCTAssertEqual(together, own.map { stage.probability($0) })
+        }
     }
 
     /// The calibration is chosen by the run's share of points inside a footprint, and is linear
@@ -60,16 +66,21 @@ final class LinkModelTests: XCTestCase {
         let tree = #"{"feature":[0,-1,-1],"threshold":[1,0,0],"left":[1,0,0],"right":[2,0,0],"value":[0,1,-1]}"#
         let calibration = #"[{"share_inside_below":1.01,"x":[0,1],"y":[0,1]}]"#
         func model(format: String = "flyr-link-model", version: Int = 2, features: String? = nil, tree t: String? = nil,
-                   calibration c: String? = nil) -> String {
-            """
-            {"format":"\(format)","version":\(version),"features":\(features ?? names),"baseline":0,"trees":[\(t ?? tree)],"calibration":\(c ?? calibration)}
+                   calibration c: String? = nil, secondStage: String? = nil) -> String {
+            let second = secondStage.map { #","second_stage":{"features":\#($0),"baseline":0,"trees":[\#(tree)]}"# } ?? ""
+            return """
+            {"format":"\(format)","version":\(version),"features":\(features ?? names),"baseline":0,"trees":[\(t ?? tree)]\(second),"calibration":\(c ?? calibration)}
             """
         }
+        let secondNames = "[" + CompetingClaims.secondStageNames.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        XCTAssertNoThrow(try LinkModel(json: Data(model(version: 3, secondStage: secondNames).utf8), source: "m"))
         XCTAssertNoThrow(try LinkModel(json: Data(model().utf8), source: "m"))
         let cases: [(String, String)] = [
             ("{", "not a flyr-link model file"),
-            (model(format: "other"), "this flyr-link reads flyr-link-model version 2"),
+            (model(format: "other"), "this flyr-link reads flyr-link-model versions 2 and 3"),
             (model(version: 1), "version 1"),
+            (model(secondStage: secondNames), "version 2"),
+            (model(version: 3, secondStage: names), "second stage fitted on features"),
             (model(features: #"["distance_m"]"#), "fitted on features distance_m"),
             (model(tree: #"{"feature":[0],"threshold":[1],"left":[5],"right":[6],"value":[0]}"#), "a malformed tree"),
             (model(tree: #"{"feature":[0,-1,-1],"threshold":[1,0,0],"left":[0,0,0],"right":[2,0,0],"value":[0,1,-1]}"#), "a malformed tree"),
@@ -99,7 +110,8 @@ final class LinkModelTests: XCTestCase {
     }
 
     /// `--write-evidence`: one row per candidate, the model's features by name, and the
-    /// probability the run computed from them.
+    /// probabilities the run computed from them (the first stage's, and the second's from those
+    /// and the claims).
     func testEvidenceFileListsEveryCandidateWithItsFeatures() throws {
         let dir = TestPaths.temporaryDirectory(self)
         let evidence = dir.appendingPathComponent("evidence.csv").path
@@ -109,16 +121,50 @@ final class LinkModelTests: XCTestCase {
         let rows = try OutputFiles.csv(evidence)
         let links = try OutputFiles.csv(dir.appendingPathComponent("out/links.csv").path)
         XCTAssertGreaterThanOrEqual(rows.count, links.count)
-        XCTAssertEqual(Set(rows[0].keys), Set(["address_id", "building_id", "probability"] + CandidateFeatures.names))
+        XCTAssertEqual(Set(rows[0].keys), Set(["address_id", "building_id", "first_probability", "probability"] + CompetingClaims.secondStageNames))
+        let model = LinkModel.standard
         for row in rows.prefix(200) {
-            let x = CandidateFeatures.names.map { Double(row[$0]!)! }
-            XCTAssertEqual(LinkModel.standard.probability(x), Double(row["probability"]!)!)
+            let x = CompetingClaims.secondStageNames.map { Double(row[$0]!)! }
+            XCTAssertEqual(Double(Float(model.first.probability(Array(x.prefix(CandidateFeatures.names.count))))), Double(row["first_probability"]!)!)
+            XCTAssertEqual(model.second!.probability(x), Double(row["probability"]!)!)
         }
         // Every link names one of its address's candidates.
         var candidates: Set<String> = []
         for row in rows { candidates.insert(row["address_id"]! + " " + row["building_id"]!) }
         for l in links { XCTAssertTrue(candidates.contains(l["address_id"]! + " " + l["building_id"]!)) }
     }
+    /// The second stage's claims, recomputed from the evidence's own first-stage probabilities:
+    /// a candidate's `strongest_other_claim` is the highest any other address gives its building,
+    /// and `alternative_strongest_other_claim` that of the address's likeliest other candidate
+    /// (ties: the nearer; 1 with none). On the Helsinki sample, every candidate.
+    func testClaimsAreTheOtherAddressesFirstStageProbabilities() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let evidence = dir.appendingPathComponent("evidence.csv").path
+        let r = try ProcessRunner.flyrLink(["run", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses,
+                                            "--out", dir.appendingPathComponent("out").path, "--write-evidence", evidence, "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let rows = try OutputFiles.csv(evidence)
+        var claims: [String: [(address: String, p: Double)]] = [:]
+        var candidates: [String: [(building: String, p: Double)]] = [:]  // nearest first, as written
+        for row in rows {
+            let p = Double(row["first_probability"]!)!
+            claims[row["building_id"]!, default: []].append((row["address_id"]!, p))
+            candidates[row["address_id"]!, default: []].append((row["building_id"]!, p))
+        }
+        func strongestOther(_ b: String, than a: String) -> Double { claims[b]!.filter { $0.address != a }.map(\.p).max() ?? 0 }
+        var contested = 0
+        for row in rows {
+            let a = row["address_id"]!, b = row["building_id"]!
+            XCTAssertEqual(Double(row["strongest_other_claim"]!)!, strongestOther(b, than: a), "\(a) \(b)")
+            let others = candidates[a]!.filter { $0.building != b }
+            let alternative = others.first { o in o.p == others.map(\.p).max() }
+            XCTAssertEqual(Double(row["alternative_strongest_other_claim"]!)!, alternative.map { strongestOther($0.building, than: a) } ?? 1,
+                           "\(a) \(b)")
+            if strongestOther(b, than: a) > 0.5 { contested += 1 }
+        }
+        XCTAssertGreaterThan(contested, 100, "the sample has buildings two addresses want")
+    }
+
     /// `unclaimed_alternative_m`: how much farther the nearest other candidate lies that no other
     /// address sees first and that is no shed. q's nearest house H1 is also p's; H2, 0.6 m farther
     /// from q, is nobody's nearest. From H2, q's other candidate H1 is p's too: none (1000).

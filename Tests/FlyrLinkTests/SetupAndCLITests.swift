@@ -25,7 +25,8 @@ final class SetupAndCLITests: XCTestCase {
         let sets = (model["fitted_on"] as? [String] ?? []).map { $0.firstMatch(of: #/\(([^()]+)\)$/#).map { String($0.1) } ?? $0 }
         XCTAssertFalse(sets.isEmpty)
         let digest = SHA256.hash(Array(LinkModelFile.json.utf8)).prefix(12)
-        XCTAssertEqual(lines.last, "link model: flyr-link-model version \(model["version"] as! Int), \((model["trees"] as! [Any]).count) trees, "
+        let second = ((model["second_stage"] as? [String: Any])?["trees"] as? [Any]).map { " + \($0.count) in a second stage" } ?? ""
+        XCTAssertEqual(lines.last, "link model: flyr-link-model version \(model["version"] as! Int), \((model["trees"] as! [Any]).count) trees\(second), "
                        + "fitted on \(sets.joined(separator: ", ")); sha256 \(digest)")
         // A subcommand's --version says the same.
         for command in [["run"], ["inspect"], ["snapshot", "build"]] {

@@ -8,13 +8,18 @@ What it does, in order:
    the first is large enough to give the runs like it (a share inside of 0.5–0.85) a calibration
    of their own, with at least 50 wrong links out-of-fold): every
    candidate building of every address with its features;
-2. labels each candidate from the set's truth (right building or not);
+2. labels each candidate from the set's truth (right building or not; addresses the truth does
+   not know are kept for the claims, not fitted on);
 3. deals the addresses to five spatial folds (400 m blocks; truthsets.spatial_folds);
-4. fits gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier, fixed settings,
-   one thread, so the same data gives the same file) on all folds;
-5. calibrates: the out-of-fold probability of each address's chosen candidate against whether it
-   was right, by isotonic regression;
-6. writes the trees, the calibration and the feature names (link-model.json), and with
+4. fits the first stage, gradient-boosted trees (scikit-learn's HistGradientBoostingClassifier,
+   fixed settings, one thread, so the same data gives the same file), on all folds, and its
+   out-of-fold probabilities of every candidate;
+5. from those, each candidate's competing claims (competing_claims: how strongly the other
+   addresses want its building and its address's alternative), and the second stage on the
+   candidates' features and claims, the same way;
+6. calibrates: the second stage's out-of-fold probability of each address's chosen candidate
+   against whether it was right, by isotonic regression;
+7. writes both stages' trees, the calibration and the feature names (link-model.json), and with
    --folds-dir, one model per fold fitted without that fold (each with its own calibration from
    an inner cross-validation of its training folds) plus folds.csv, which
    benchmarks/evaluate.sh runs the binary with to score every address out-of-fold.
@@ -37,7 +42,7 @@ from sklearn.isotonic import IsotonicRegression
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import truthsets  # noqa: E402
 
-FORMAT, VERSION = "flyr-link-model", 2
+FORMAT, VERSION = "flyr-link-model", 3
 # Synthetic cities fitted on (seed, buildings, profile): seeds no evaluation uses.
 SYNTH_TRAIN = [(101, 15000, "default"), (103, 6000, "hard")]
 PARAMS = dict(max_iter=80, learning_rate=0.1, max_leaf_nodes=8, min_samples_leaf=30, l2_regularization=1.0,
@@ -50,10 +55,12 @@ def training_sets(binary_dir, work):
 
 
 class Table:
-    """Every candidate of every training address: features, label, dataset, address, fold."""
+    """Every candidate of every address of the training sets: features, label (-1: the truth does
+    not know the address; such rows are scored for the claims but not fitted on), building,
+    dataset, address, fold."""
 
     def __init__(self, names):
-        self.names, self.x, self.y, self.w, self.group, self.fold, self.dataset = names, [], [], [], [], [], []
+        self.names, self.x, self.y, self.w, self.group, self.building, self.fold, self.dataset = names, [], [], [], [], [], [], []
 
 
 def gather(binary_dir, work, fold_seed=0):
@@ -69,27 +76,67 @@ def gather(binary_dir, work, fold_seed=0):
         with open(evidence, newline="") as f:
             reader = csv.reader(f)
             header = next(reader)
-            feature_names = header[2:-1]
+            feature_names = header[2:header.index(CLAIMS[0])]
             names = names or feature_names
             assert feature_names == names, "the sets' evidence files list different features"
-            rows = [r for r in reader if r[0] in truth]
+            rows = list(reader)
         rows_by_set.append((s, truth, folds, rows))
         print(f"  {s.name}: {len(truth)} addresses with truth, {len(rows)} candidates", file=sys.stderr)
+    width = len(names)
     # Each set weighs by the square root of its size relative to the largest: the small real
     # sets are not drowned by the large one, nor do they count as much as it.
-    largest = max(len(r) for *_, r in rows_by_set)
+    known = [sum(1 for r in rows if r[0] in truth) for _, truth, _, rows in rows_by_set]
     t = Table(names)
     for k, (s, truth, folds, rows) in enumerate(rows_by_set):
-        weight = (largest / max(len(rows), 1)) ** 0.5
+        weight = (max(known) / max(known[k], 1)) ** 0.5
         for r in rows:
-            t.x.append([float(v) for v in r[2:-1]])
-            t.y.append(1 if r[1] in truth[r[0]] else 0)
+            t.x.append([float(v) for v in r[2:2 + width]])
+            t.y.append(-1 if r[0] not in truth else 1 if r[1] in truth[r[0]] else 0)
             t.w.append(weight)
             t.group.append((k, r[0]))
+            t.building.append((k, r[1]))
             t.fold.append(folds[r[0]])
             t.dataset.append(s.name)
     t.x, t.y, t.w, t.fold = np.array(t.x), np.array(t.y), np.array(t.w), np.array(t.fold)
+    # The claims as the run computed them from its own first stage: competing_claims must give
+    # the same numbers from the same probabilities, or the second stage would be fitted on other
+    # features than the run measures.
+    run = np.array([[float(v) for v in r[2 + width:2 + width + len(CLAIMS) + 1]] for *_, rows in rows_by_set for r in rows])
+    assert np.array_equal(competing_claims(t, run[:, -1]), run[:, :-1]), "competing_claims differs from the run's CompetingClaims"
     return t, rows_by_set
+
+
+# The second stage's two features (CompetingClaims in the Swift code), after the first stage's.
+CLAIMS = ["strongest_other_claim", "alternative_strongest_other_claim"]
+
+
+def competing_claims(t, p):
+    """Each candidate's two claims from the first stage's probabilities `p` of every candidate, as
+    the run computes them (CompetingClaims.swift): the highest probability another address of the
+    same set gives the building (0: none), and the same for the address's likeliest other
+    candidate (ties: the nearer; 1: no other). Probabilities in single precision, as the run keeps them."""
+    p = p.astype(np.float32).astype(np.float64)
+    top = {}  # building -> [(p, row)] of its two strongest claims
+    rows_of = {}
+    for i in range(len(p)):
+        rows_of.setdefault(t.group[i], []).append(i)
+        c = top.setdefault(t.building[i], [])
+        c.append((p[i], i))
+        c.sort(key=lambda pr: -pr[0])
+        del c[2:]
+
+    def other(i):
+        for q, j in top[t.building[i]]:
+            if t.group[j] != t.group[i]:
+                return q
+        return 0.0
+    out = np.zeros((len(p), 2))
+    for rows in rows_of.values():  # an address's candidates, nearest first
+        for i in rows:
+            alternatives = [j for j in rows if j != i]
+            out[i, 0] = other(i)
+            out[i, 1] = other(max(alternatives, key=lambda j: (p[j], -j))) if alternatives else 1.0
+    return out
 
 
 def fit_trees(x, y, w):
@@ -101,6 +148,8 @@ def chosen(t, p, rows, with_share=False):
     (and the run's share of points inside a footprint)."""
     best = {}
     for i in rows:
+        if t.y[i] < 0:
+            continue
         g = t.group[i]
         if g not in best or p[i] > p[best[g]]:  # ties: the first (nearest) candidate
             best[g] = i
@@ -110,16 +159,38 @@ def chosen(t, p, rows, with_share=False):
     return p[idx], t.y[idx]
 
 
-def out_of_fold(t, rows, folds):
-    """Probabilities for `rows`, each from trees fitted on the other folds among `rows`."""
+def labelled(t, rows):
+    return [i for i in rows if t.y[i] >= 0]
+
+
+def out_of_fold(t, x, rows, folds):
+    """Probabilities for `rows` from features `x`, each from trees fitted on the other folds'
+    labelled rows among `rows`."""
     p = np.zeros(len(t.y))
     for k in folds:
         test = [i for i in rows if t.fold[i] == k]
-        train = [i for i in rows if t.fold[i] != k]
+        train = labelled(t, [i for i in rows if t.fold[i] != k])
         if not test:
             continue
-        p[test] = fit_trees(t.x[train], t.y[train], t.w[train]).predict_proba(t.x[test])[:, 1]
+        p[test] = fit_trees(x[train], t.y[train], t.w[train]).predict_proba(x[test])[:, 1]
     return p
+
+
+class TwoStages:
+    """The first stage on the candidates' own features; the second on those and the claims
+    (`competing_claims`) of the first stage's out-of-fold probabilities, as a run will see them on
+    addresses the first stage was not fitted on."""
+
+    def __init__(self, t, train, folds, predict=()):
+        """Fitted on the labelled rows among `train` (folds `folds`); `predict`: other rows to
+        score (their first stage's probabilities from the first stage fitted on all of `train`)."""
+        self.first = fit_trees(t.x[labelled(t, train)], t.y[labelled(t, train)], t.w[labelled(t, train)])
+        p = out_of_fold(t, t.x, train, folds)
+        if len(predict):
+            p[list(predict)] = self.first.predict_proba(t.x[list(predict)])[:, 1]
+        self.x2 = np.hstack([t.x, competing_claims(t, p)])
+        self.oof = out_of_fold(t, self.x2, train, folds)  # what the calibration is fitted on
+        self.second = fit_trees(self.x2[labelled(t, train)], t.y[labelled(t, train)], t.w[labelled(t, train)])
 
 
 # Calibration by how the run places its points (its share of points inside a footprint): points on
@@ -174,7 +245,14 @@ def calibration(t, rows, p):
     return groups
 
 
-def export(model, names, calib, fitted_on):
+def export(stages, names, calib, fitted_on):
+    return {"format": FORMAT, "version": VERSION, "fitted_on": fitted_on, "features": names,
+            "parameters": {k: v for k, v in PARAMS.items()}, **forest(stages.first),
+            "second_stage": {"features": names + CLAIMS, **forest(stages.second)}, "calibration": calib}
+
+
+def forest(model):
+    """A fitted stage's baseline and trees."""
     trees = []
     for (predictor,) in model._predictors:
         nodes = predictor.nodes
@@ -196,9 +274,7 @@ def export(model, names, calib, fitted_on):
             tree["right"].append(0 if leaf else new[int(n["right"])])
             tree["value"].append(float(n["value"]) if leaf else 0.0)
         trees.append(tree)
-    return {"format": FORMAT, "version": VERSION, "fitted_on": fitted_on, "features": names,
-            "parameters": {k: v for k, v in PARAMS.items()}, "baseline": float(np.ravel(model._baseline_prediction)[0]),
-            "trees": trees, "calibration": calib}
+    return {"baseline": float(np.ravel(model._baseline_prediction)[0]), "trees": trees}
 
 
 def write_json(obj, path):
@@ -225,22 +301,22 @@ def main():
     fitted_on = [s.about + f" ({s.name})" for s, *_ in sets]
 
     print("fitting the model and its calibration (out-of-fold)", file=sys.stderr)
-    oof = out_of_fold(t, every, folds)
-    final = fit_trees(t.x, t.y, t.w)
-    model = export(final, t.names, calibration(t, every, oof), fitted_on)
+    final = TwoStages(t, every, folds)
+    model = export(final, t.names, calibration(t, every, final.oof), fitted_on)
     write_json(model, args.out)
-    # Rows of features with scikit-learn's probabilities, for the Swift tests to agree with
-    # (every 97th candidate: all four sets, every rank).
+    # Rows of both stages' features with scikit-learn's probabilities, for the Swift tests to
+    # agree with (every 97th candidate: all the sets, every rank).
     check = Path(args.out).with_name("check.csv")
     tmp = check.with_name(check.name + ".tmp")
     with open(tmp, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(t.names + ["probability"])
+        w.writerow(t.names + CLAIMS + ["first_probability", "probability"])
         rows = every[::97]
-        for i, p in zip(rows, final.predict_proba(t.x[rows])[:, 1]):
-            w.writerow([repr(float(v)) for v in t.x[i]] + [repr(float(p))])
+        firsts = final.first.predict_proba(t.x[rows])[:, 1]
+        for i, p1, p in zip(rows, firsts, final.second.predict_proba(final.x2[rows])[:, 1]):
+            w.writerow([repr(float(v)) for v in final.x2[i]] + [repr(float(p1)), repr(float(p))])
     tmp.replace(check)
-    print(f"wrote {args.out}: {len(model['trees'])} trees", file=sys.stderr)
+    print(f"wrote {args.out}: {len(model['trees'])} + {len(model['second_stage']['trees'])} trees", file=sys.stderr)
 
     if args.folds_dir:
         d = Path(args.folds_dir)
@@ -248,9 +324,8 @@ def main():
         for k in folds:
             print(f"  fold {k}", file=sys.stderr)
             train = [i for i in every if t.fold[i] != k]
-            inner = out_of_fold(t, train, [j for j in folds if j != k])
-            m = export(fit_trees(t.x[train], t.y[train], t.w[train]), t.names, calibration(t, train, inner),
-                       fitted_on + [f"all folds but {k}"])
+            stages = TwoStages(t, train, [j for j in folds if j != k], predict=[i for i in every if t.fold[i] == k])
+            m = export(stages, t.names, calibration(t, train, stages.oof), fitted_on + [f"all folds but {k}"])
             write_json(m, d / f"fold-{k}.json")
         with open(d / "folds.csv", "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")

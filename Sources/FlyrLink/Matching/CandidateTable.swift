@@ -78,6 +78,8 @@ struct CandidateTable: Sendable {
 
     var addressCount: Int { start.count }
 
+    var buildingCount: Int { areas.count }
+
     subscript(address: Int) -> ArraySlice<Candidate> {
         candidates[Int(start[address])..<Int(start[address]) + Int(counts[address])]
     }

@@ -1,24 +1,32 @@
 import Foundation
 
-/// `--write-evidence FILE`: every candidate of every address with its features and the model's
-/// probability, as CSV in address order: what `benchmarks/link-model/fit.py` fits a model on, so
-/// the fitting reads exactly the numbers the run computes. Streamed to a temporary sibling, then
-/// renamed (at 1M addresses the file is a few gigabytes).
+/// `--write-evidence FILE`: every candidate of every address with its features, the other
+/// addresses' claims on it (`CompetingClaims`, from the first stage), and the model's
+/// probabilities (the first stage's, and the one the run decides by: the second stage's when the
+/// model has one), as CSV in address order: what `benchmarks/link-model/fit.py` fits a model on,
+/// so the fitting reads exactly the numbers the run computes. Streamed to a temporary sibling,
+/// then renamed (at 1M addresses the file is a few gigabytes).
 enum EvidenceExport {
-    static func write(_ evidence: LinkEvidence, model: LinkModel, addressIDs: [String], buildingIDs: [String], to path: String) throws(OutputError) {
+    static func write(_ evidence: LinkEvidence, model: LinkModel, addressIDs: [String], buildingIDs: [String], to path: String,
+                      pool: WorkerPool) throws(OutputError) {
         let temporary = path + ".tmp-\(getpid())"
+        let model = model.fixing([CandidateFeatures.runShareInside: evidence.shareInside,
+                                  CandidateFeatures.runMedianNearest: evidence.medianNearest])
+        let claims = CompetingClaims(evidence, model: model, pool: pool)
         do {
-            let csv = try CSVWriter(path: temporary, header: ["address_id", "building_id"] + CandidateFeatures.names + ["probability"])
-            let width = CandidateFeatures.names.count
-            var rows = [Double](repeating: 0, count: width * CandidateTable.limit)
+            let csv = try CSVWriter(path: temporary, header: ["address_id", "building_id"] + CompetingClaims.secondStageNames
+                                    + ["first_probability", "probability"])
+            let width = CompetingClaims.secondStageNames.count
+            var scratch = LinkDecision.Scratch()
             for a in 0..<evidence.candidates.addressCount {
-                CandidateFeatures.fill(&rows, address: a, evidence: evidence)
+                LinkDecision.probabilities(of: a, evidence: evidence, model: model, claims: claims, scratch: &scratch)
+                claims.fill(&scratch.wideRows, rows: scratch.rows, address: a, evidence: evidence)
                 for (rank, c) in evidence.candidates[a].enumerated() {
-                    let x = Array(rows[rank * width..<(rank + 1) * width])
                     // Numbers as the shortest text that reads back as the same double.
                     var row: [String?] = [addressIDs[a], buildingIDs[Int(c.building)]]
-                    for v in x { row.append("\(v)") }
-                    row.append("\(model.probability(x))")
+                    for v in scratch.wideRows[rank * width..<(rank + 1) * width] { row.append("\(v)") }
+                    row.append("\(claims.firstProbability(address: a, rank: rank, evidence: evidence))")
+                    row.append("\(scratch.probabilities[rank])")
                     csv.row(row)
                 }
             }

@@ -23,8 +23,12 @@ enum LinkDecision {
                        pool: WorkerPool) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
         let model = model.fixing([CandidateFeatures.runShareInside: evidence.shareInside,
                                   CandidateFeatures.runMedianNearest: evidence.medianNearest])
+        // Two passes when the model has a second stage: every candidate by the first, then each
+        // address again beside the others' claims on its candidates.
+        let claims = model.second == nil ? nil : CompetingClaims(evidence, model: model, pool: pool)
         let verdicts = pool.map(evidence.candidates.addressCount, chunkSize: 2048, workerState: { Scratch() }) { _, scratch, a in
-            PackedVerdict(verdict(of: a, evidence: evidence, model: model, options: options, previous: previous?[a], scratch: &scratch))
+            PackedVerdict(verdict(of: a, evidence: evidence, model: model, claims: claims, options: options, previous: previous?[a],
+                                  scratch: &scratch))
         }
         let candidates = evidence.candidates
         _ = consume evidence
@@ -39,23 +43,45 @@ enum LinkDecision {
     }
 
     /// A worker's buffers, reused from address to address: an address's candidates' features (a
-    /// row each) and their probabilities.
+    /// row each), their second-stage rows, and their probabilities.
     struct Scratch {
         var rows = [Double](repeating: 0, count: CandidateFeatures.names.count * CandidateTable.limit)
+        var wideRows = [Double](repeating: 0, count: CompetingClaims.secondStageNames.count * CandidateTable.limit)
         var probabilities = [Double](repeating: 0, count: CandidateTable.limit)
     }
 
-    static func verdict(of a: Int, evidence: LinkEvidence, model: LinkModel, options: LinkOptions, previous: Int?,
+    /// Address a's candidates' features into `scratch.rows` and their first-stage probabilities
+    /// into `scratch.probabilities`.
+    static func firstStage(of a: Int, evidence: LinkEvidence, model: LinkModel, scratch: inout Scratch) {
+        let count = evidence.candidates[a].count
+        CandidateFeatures.fill(&scratch.rows, address: a, evidence: evidence)
+        score(scratch.rows, count: count, with: model.first, into: &scratch.probabilities)
+    }
+
+    private static func score(_ rows: [Double], count: Int, with stage: TreeEnsemble, into probabilities: inout [Double]) {
+        rows.withUnsafeBufferPointer { rows in
+            probabilities.withUnsafeMutableBufferPointer { p in
+                stage.probabilities(UnsafeBufferPointer(rebasing: rows[0..<count * stage.width]), count: count, into: p)
+            }
+        }
+    }
+
+    /// Address a's candidates' probabilities, from the second stage when there is one, into
+    /// `scratch.probabilities` (its features are left in `scratch.rows`).
+    static func probabilities(of a: Int, evidence: LinkEvidence, model: LinkModel, claims: CompetingClaims?, scratch: inout Scratch) {
+        guard let second = model.second, let claims else { return firstStage(of: a, evidence: evidence, model: model, scratch: &scratch) }
+        // (The first stage's probabilities are the claims' already: only the features are made again.)
+        CandidateFeatures.fill(&scratch.rows, address: a, evidence: evidence)
+        claims.fill(&scratch.wideRows, rows: scratch.rows, address: a, evidence: evidence)
+        score(scratch.wideRows, count: evidence.candidates[a].count, with: second, into: &scratch.probabilities)
+    }
+
+    static func verdict(of a: Int, evidence: LinkEvidence, model: LinkModel, claims: CompetingClaims?, options: LinkOptions, previous: Int?,
                         scratch: inout Scratch) -> Verdict {
         let list = evidence.candidates[a]
         guard !list.isEmpty else { return Verdict(rank: 0, confidence: 0, unlinked: .nothingWithinReach) }
         let width = CandidateFeatures.names.count
-        CandidateFeatures.fill(&scratch.rows, address: a, evidence: evidence)
-        scratch.rows.withUnsafeBufferPointer { rows in
-            scratch.probabilities.withUnsafeMutableBufferPointer { p in
-                model.probabilities(UnsafeBufferPointer(rebasing: rows[0..<list.count * width]), count: list.count, into: p)
-            }
-        }
+        probabilities(of: a, evidence: evidence, model: model, claims: claims, scratch: &scratch)
         let probabilities = scratch.probabilities
         var best = 0
         for rank in 1..<list.count where probabilities[rank] > probabilities[best] { best = rank }  // ties: the nearer

@@ -8,9 +8,13 @@ extension LinkModel {
             let format: String
             let version: Int
             let fittedOn: [String]?
-            let trees: [Tree]
+            let trees: [TreeEnsemble.Tree]
+            let secondStage: SecondStage?
 
-            enum CodingKeys: String, CodingKey { case format, version, fittedOn = "fitted_on", trees }
+            enum CodingKeys: String, CodingKey { case format, version, fittedOn = "fitted_on", trees, secondStage = "second_stage" }
+        }
+        struct SecondStage: Decodable {
+            let trees: [TreeEnsemble.Tree]
         }
         let bytes = Array(LinkModelFile.json.utf8)
         guard let h = try? JSONDecoder().decode(Header.self, from: Data(bytes)) else { return "unreadable" }
@@ -19,6 +23,6 @@ extension LinkModel {
             guard let open = text.lastIndex(of: "("), text.hasSuffix(")") else { return text }
             return String(text[text.index(after: open)..<text.index(before: text.endIndex)])
         }
-        return "\(h.format) version \(h.version), \(h.trees.count) trees, fitted on \(names.joined(separator: ", ")); sha256 \(SHA256.hash(bytes).prefix(12))"
+        return "\(h.format) version \(h.version), \(h.trees.count) trees\(h.secondStage.map { " + \($0.trees.count) in a second stage" } ?? ""), fitted on \(names.joined(separator: ", ")); sha256 \(SHA256.hash(bytes).prefix(12))"
     }
 }

@@ -3,7 +3,8 @@ extension LinkModel {
     /// `run_median_nearest_m`: the same for every candidate) taken once here rather than at every
     /// candidate: a fifth of the trees' splits, and 409 → about 340 steps per candidate at 1M.
     /// Every candidate reaches the same leaves, so the probabilities are the same to the bit.
+    /// (The second stage's rows begin with the first stage's features, so the indices are the same.)
     func fixing(_ values: [Int: Double]) -> LinkModel {
-        LinkModel(baseline: baseline, trees: trees, calibration: calibration, fixed: values)
+        LinkModel(first: first.fixing(values), second: second?.fixing(values), calibration: calibration)
     }
 }

@@ -88,7 +88,7 @@ extension LinkPipeline {
                                     reach: options.link.maxDistance, pool: pool)
         if let path = options.evidencePath {
             try EvidenceExport.write(evidence, model: try model.get(), addressIDs: parkedAddresses!.map(pool: pool) { $1.id },
-                                     buildingIDs: parkedBuildings.map(pool: pool) { $1.id }, to: path)
+                                     buildingIDs: parkedBuildings.map(pool: pool) { $1.id }, to: path, pool: pool)
         }
         let decided = LinkDecision.decide(consume evidence, model: try model.get(), options: options.link, previous: previous, pool: pool)
         addresses = parkedAddresses.take()!.restore(pool: pool)  // (after the evidence is freed)

@@ -1,0 +1,100 @@
+/// The second stage's evidence (decide jointly): how strongly the other addresses claim each
+/// candidate building, by the first stage's probabilities of all the run's candidates. When two
+/// addresses want one house, the one whose claim is weaker and whose next candidate nobody claims
+/// strongly is likely the rear unit or the house behind (benchmarks/README.md, session 21).
+///
+/// For candidate `b` of address `a`:
+/// - `strongest_other_claim`: the highest first-stage probability any other address gives `b`
+///   (0 when no other address has it among its candidates);
+/// - `alternative_strongest_other_claim`: the same for `a`'s likeliest other candidate by the
+///   first stage (ties: the nearer), 1 when `a` has no other.
+/// `benchmarks/link-model/fit.py` (`competing_claims`) computes the same from out-of-fold
+/// probabilities to fit the second stage.
+struct CompetingClaims: Sendable {
+    static let names = ["strongest_other_claim", "alternative_strongest_other_claim"]
+    /// The second stage's row: the first stage's features, then these.
+    static let secondStageNames = CandidateFeatures.names + names
+
+    /// Each candidate entry's first-stage probability. (Single precision: 4 bytes a candidate,
+    /// 25 MB at 1M addresses; the claims only rank and compare them.)
+    private let firstProbability: [Float]
+    /// Per building: the highest first-stage probability an address gives it, that address (-1:
+    /// none), and the next highest from another address.
+    private let strongest: [Float]
+    private let strongestBy: [Int32]
+    private let runnerUp: [Float]
+
+    /// Scores every candidate with `model`'s first stage, on the workers (each address's entries
+    /// written by the worker that scores it: the same for any thread count).
+    init(_ evidence: borrowing LinkEvidence, model: LinkModel, pool: WorkerPool) {
+        let e = copy evidence  // (references to its arrays, for the workers; let go on return)
+        let addressCount = e.candidates.addressCount, chunkSize = 2048
+        var first = [Float](repeating: 0, count: e.candidates.entryCount)
+        first.withUnsafeMutableBufferPointer { out in
+            let slots = UncheckedBox(out)
+            pool.forEachChunk((addressCount + chunkSize - 1) / chunkSize, workerState: { LinkDecision.Scratch() }) { _, scratch, c in
+                for a in c * chunkSize..<min((c + 1) * chunkSize, addressCount) {
+                    let entries = e.candidates.entries(of: a)
+                    guard !entries.isEmpty else { continue }
+                    LinkDecision.firstStage(of: a, evidence: e, model: model, scratch: &scratch)
+                    for (k, entry) in entries.enumerated() { slots.value[entry] = Float(scratch.probabilities[k]) }
+                }
+            }
+        }
+        var strongest = [Float](repeating: 0, count: e.candidates.buildingCount)
+        var strongestBy = [Int32](repeating: -1, count: e.candidates.buildingCount)
+        var runnerUp = [Float](repeating: 0, count: e.candidates.buildingCount)
+        for a in 0..<addressCount {
+            for entry in e.candidates.entries(of: a) {
+                let b = Int(e.candidates.entry(entry).building), p = first[entry]
+                if p > strongest[b] || strongestBy[b] < 0 {
+                    runnerUp[b] = strongest[b]
+                    strongest[b] = p
+                    strongestBy[b] = Int32(a)
+                } else if p > runnerUp[b] {
+                    runnerUp[b] = p
+                }
+            }
+        }
+        firstProbability = first
+        self.strongest = strongest
+        self.strongestBy = strongestBy
+        self.runnerUp = runnerUp
+    }
+
+    /// The highest first-stage probability an address other than `a` gives building `b`.
+    private func strongestOther(_ b: Int, than a: Int) -> Double {
+        Double(Int(strongestBy[b]) == a ? runnerUp[b] : strongest[b])
+    }
+
+    /// Writes address `a`'s candidates' second-stage rows into `wide`: row k is `rows`' row k
+    /// (`CandidateFeatures.names.count` wide), then its claims.
+    func fill(_ wide: inout [Double], rows: [Double], address a: Int, evidence e: LinkEvidence) {
+        let entries = e.candidates.entries(of: a)
+        let narrow = CandidateFeatures.names.count, width = Self.secondStageNames.count
+        // The two likeliest candidates by the first stage: each candidate's alternative is the
+        // likeliest of the others.
+        var best = -1, next = -1
+        for k in 0..<entries.count {
+            let p = firstProbability[entries.lowerBound + k]
+            if best < 0 || p > firstProbability[entries.lowerBound + best] {
+                next = best
+                best = k
+            } else if next < 0 || p > firstProbability[entries.lowerBound + next] {
+                next = k
+            }
+        }
+        for k in 0..<entries.count {
+            for f in 0..<narrow { wide[k * width + f] = rows[k * narrow + f] }
+            wide[k * width + narrow] = strongestOther(Int(e.candidates.entry(entries.lowerBound + k).building), than: a)
+            let alternative = k == best ? next : best
+            wide[k * width + narrow + 1] = alternative < 0 ? 1
+                : strongestOther(Int(e.candidates.entry(entries.lowerBound + alternative).building), than: a)
+        }
+    }
+
+    /// Candidate `k` of address `a`'s first-stage probability.
+    func firstProbability(address a: Int, rank k: Int, evidence e: LinkEvidence) -> Double {
+        Double(firstProbability[e.candidates.entries(of: a).lowerBound + k])
+    }
+}
