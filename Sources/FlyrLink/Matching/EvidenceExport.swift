@@ -20,7 +20,8 @@ enum EvidenceExport {
             var scratch = LinkDecision.Scratch()
             for a in 0..<evidence.candidates.addressCount {
                 LinkDecision.probabilities(of: a, evidence: evidence, model: model, claims: claims, scratch: &scratch)
-                claims.fill(&scratch.wideRows, rows: scratch.rows, address: a, evidence: evidence)
+                // (A second stage's scoring has made the wide rows already.)
+                if model.second == nil { claims.fill(&scratch.wideRows, rows: scratch.rows, address: a, evidence: evidence) }
                 for (rank, c) in evidence.candidates[a].enumerated() {
                     // Numbers as the shortest text that reads back as the same double.
                     var row: [String?] = [addressIDs[a], buildingIDs[Int(c.building)]]

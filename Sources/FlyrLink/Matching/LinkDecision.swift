@@ -1,6 +1,7 @@
 /// Decides each address's building from the evidence: every candidate is scored by the link
-/// model, the likeliest is chosen, and it is linked when its calibrated confidence (the share of
-/// such links that were right, out-of-fold) is at least 0.5. Rules such as "an accessory yields to
+/// model (its first stage for every address, then its second beside the other addresses' claims),
+/// the likeliest is chosen, and it is linked when its calibrated confidence (the share of such
+/// links that were right, out-of-fold) is at least 0.5. Rules such as "an accessory yields to
 /// its main building" or "a building nearer to another address is that address's" are features
 /// the model weighs, not vetoes.
 enum LinkDecision {
