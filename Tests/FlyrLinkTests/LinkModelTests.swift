@@ -57,7 +57,7 @@ final class LinkModelTests: XCTestCase {
         XCTAssertEqual(model.confidence(0.1, shareInside: 0.1), 0.1)
         XCTAssertEqual(model.confidence(0.9, shareInside: 0.1), 0.5)
         XCTAssertEqual(model.confidence(0.4, shareInside: 0.9), 0.4, accuracy: 1e-12)
-        XCTAssertEqual(model.probability([Double](repeating: 0, count: CandidateFeatures.names.count)), 0.5)
+        XCTAssertEqual(model.first.probability([Double](repeating: 0, count: CandidateFeatures.names.count)), 0.5)
     }
 
     private var names: String { "[" + CandidateFeatures.names.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
@@ -79,7 +79,7 @@ final class LinkModelTests: XCTestCase {
             ("{", "not a flyr-link model file"),
             (model(format: "other"), "this flyr-link reads flyr-link-model versions 2 and 3"),
             (model(version: 1), "version 1"),
-            (model(secondStage: secondNames), "version 2"),
+            (model(secondStage: secondNames), "version 2 has no second stage"),
             (model(version: 3, secondStage: names), "second stage fitted on features"),
             (model(features: #"["distance_m"]"#), "fitted on features distance_m"),
             (model(tree: #"{"feature":[0],"threshold":[1],"left":[5],"right":[6],"value":[0]}"#), "a malformed tree"),
@@ -133,6 +133,7 @@ final class LinkModelTests: XCTestCase {
         for row in rows { candidates.insert(row["address_id"]! + " " + row["building_id"]!) }
         for l in links { XCTAssertTrue(candidates.contains(l["address_id"]! + " " + l["building_id"]!)) }
     }
+
     /// The second stage's claims, recomputed from the evidence's own first-stage probabilities:
     /// a candidate's `strongest_other_claim` is the highest any other address gives its building,
     /// and `alternative_strongest_other_claim` that of the address's likeliest other candidate

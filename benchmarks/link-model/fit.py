@@ -43,6 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import truthsets  # noqa: E402
 
 FORMAT, VERSION = "flyr-link-model", 3
+# The second stage's two features (CompetingClaims in the Swift code), after the first stage's.
+CLAIMS = ["strongest_other_claim", "alternative_strongest_other_claim"]
 # Synthetic cities fitted on (seed, buildings, profile): seeds no evaluation uses.
 SYNTH_TRAIN = [(101, 15000, "default"), (103, 6000, "hard")]
 PARAMS = dict(max_iter=80, learning_rate=0.1, max_leaf_nodes=8, min_samples_leaf=30, l2_regularization=1.0,
@@ -106,9 +108,6 @@ def gather(binary_dir, work, fold_seed=0):
     return t, rows_by_set
 
 
-# The second stage's two features (CompetingClaims in the Swift code), after the first stage's.
-CLAIMS = ["strongest_other_claim", "alternative_strongest_other_claim"]
-
 
 def competing_claims(t, p):
     """Each candidate's two claims from the first stage's probabilities `p` of every candidate, as
@@ -160,6 +159,7 @@ def chosen(t, p, rows, with_share=False):
 
 
 def labelled(t, rows):
+    """The rows among `rows` whose address the truth knows (the ones fitted on)."""
     return [i for i in rows if t.y[i] >= 0]
 
 
@@ -184,13 +184,14 @@ class TwoStages:
     def __init__(self, t, train, folds, predict=()):
         """Fitted on the labelled rows among `train` (folds `folds`); `predict`: other rows to
         score (their first stage's probabilities from the first stage fitted on all of `train`)."""
-        self.first = fit_trees(t.x[labelled(t, train)], t.y[labelled(t, train)], t.w[labelled(t, train)])
+        known = labelled(t, train)
+        self.first = fit_trees(t.x[known], t.y[known], t.w[known])
         p = out_of_fold(t, t.x, train, folds)
         if len(predict):
             p[list(predict)] = self.first.predict_proba(t.x[list(predict)])[:, 1]
         self.x2 = np.hstack([t.x, competing_claims(t, p)])
         self.oof = out_of_fold(t, self.x2, train, folds)  # what the calibration is fitted on
-        self.second = fit_trees(self.x2[labelled(t, train)], t.y[labelled(t, train)], t.w[labelled(t, train)])
+        self.second = fit_trees(self.x2[known], t.y[known], t.w[known])
 
 
 # Calibration by how the run places its points (its share of points inside a footprint): points on

@@ -12,6 +12,8 @@ enum EvidenceExport {
         let temporary = path + ".tmp-\(getpid())"
         let model = model.fixing([CandidateFeatures.runShareInside: evidence.shareInside,
                                   CandidateFeatures.runMedianNearest: evidence.medianNearest])
+        // (Freed on return: the decision makes its own, so a run that writes evidence scores the
+        // first stage once more rather than hold these through the decisions.)
         let claims = CompetingClaims(evidence, model: model, pool: pool)
         do {
             let csv = try CSVWriter(path: temporary, header: ["address_id", "building_id"] + CompetingClaims.secondStageNames

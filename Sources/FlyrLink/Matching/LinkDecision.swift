@@ -33,6 +33,7 @@ enum LinkDecision {
         }
         let candidates = evidence.candidates
         _ = consume evidence
+        _ = consume claims
         var links: [Link] = []
         links.reserveCapacity(verdicts.reduce(0) { $1.unlinked == nil ? $0 + 1 : $0 })
         for (a, v) in verdicts.enumerated() where v.unlinked == nil {
@@ -70,6 +71,7 @@ enum LinkDecision {
     /// Address a's candidates' probabilities, from the second stage when there is one, into
     /// `scratch.probabilities` (its features are left in `scratch.rows`).
     static func probabilities(of a: Int, evidence: LinkEvidence, model: LinkModel, claims: CompetingClaims?, scratch: inout Scratch) {
+        precondition((model.second == nil) == (claims == nil), "a second stage reads the claims, and only it")
         guard let second = model.second, let claims else { return firstStage(of: a, evidence: evidence, model: model, scratch: &scratch) }
         // (The first stage's probabilities are the claims' already: only the features are made again.)
         CandidateFeatures.fill(&scratch.rows, address: a, evidence: evidence)

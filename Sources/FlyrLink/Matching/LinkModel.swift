@@ -4,9 +4,9 @@ import Foundation
 /// `CandidateFeatures` (the first stage), then trees over those and the other addresses' claims
 /// by the first stage (`CompetingClaims`, the second), giving the probability that the candidate
 /// is the address's building; and the calibration that maps the chosen candidate's probability to
-/// the share of such links that were right (out-of-fold). A model is data: a JSON file with its format version and feature
-/// names, written by `benchmarks/link-model/fit.py`; the default one is compiled in
-/// (`LinkModelFile.json`, generated from `benchmarks/link-model/link-model.json`).
+/// the share of such links that were right (out-of-fold). A model is data: a JSON file with its
+/// format version and feature names, written by `benchmarks/link-model/fit.py`; the default one
+/// is compiled in (`LinkModelFile.json`, generated from `benchmarks/link-model/link-model.json`).
 public struct LinkModel: Sendable {
     /// Isotonic steps from the chosen candidate's probability to the share right, for runs whose
     /// share of points inside a footprint is below `share_inside_below` (the first that fits):
@@ -86,8 +86,11 @@ public struct LinkModel: Sendable {
         do { file = try JSONDecoder().decode(File.self, from: json) } catch {
             throw InputError("link model \(source): not a flyr-link model file (\(error))")
         }
-        guard file.format == Self.format, Self.supportedVersions.contains(file.version), file.version == 3 || file.secondStage == nil else {
+        guard file.format == Self.format, Self.supportedVersions.contains(file.version) else {
             throw InputError("link model \(source): format \(file.format) version \(file.version); this flyr-link reads \(Self.format) versions 2 and 3")
+        }
+        guard file.version >= 3 || file.secondStage == nil else {
+            throw InputError("link model \(source): version \(file.version) has no second stage (a file with one is version 3)")
         }
         guard file.features == CandidateFeatures.names else {
             throw InputError("link model \(source): fitted on features \(file.features.joined(separator: ",")); this flyr-link measures \(CandidateFeatures.names.joined(separator: ","))")
@@ -117,9 +120,6 @@ public struct LinkModel: Sendable {
         self.second = second
         self.calibration = calibration
     }
-
-    /// The first stage's probability of one candidate (`CandidateFeatures.names` in order).
-    func probability(_ x: [Double]) -> Double { first.probability(x) }
 
     /// The share of links right among links chosen with this probability in runs like this one
     /// (isotonic, linear between its steps, as scikit-learn's IsotonicRegression predicts).

@@ -104,7 +104,7 @@ struct TreeEnsemble: Sendable {
 
     /// Candidates j, j + 1, j + 2 (those below `count`), each walk's node in a register of its own.
     private func walk3(_ x: UnsafeBufferPointer<Double>, from j: Int, count: Int, into p: UnsafeMutableBufferPointer<Double>) {
-                let r0 = x.baseAddress! + j * width
+        let r0 = x.baseAddress! + j * width
         let r1 = j + 1 < count ? r0 + width : r0, r2 = j + 2 < count ? r0 + 2 * width : r0
         var s0 = baseline, s1 = baseline, s2 = baseline
         nodes.withUnsafeBufferPointer { nodes in
@@ -130,7 +130,7 @@ struct TreeEnsemble: Sendable {
 
     /// As `walk3`, candidates j..<j + 6.
     private func walk6(_ x: UnsafeBufferPointer<Double>, from j: Int, count: Int, into p: UnsafeMutableBufferPointer<Double>) {
-                let r0 = x.baseAddress! + j * width
+        let r0 = x.baseAddress! + j * width
         let r1 = r0 + width, r2 = r0 + 2 * width, r3 = r0 + 3 * width
         let r4 = j + 4 < count ? r0 + 4 * width : r0, r5 = j + 5 < count ? r0 + 5 * width : r0
         var s0 = baseline, s1 = baseline, s2 = baseline, s3 = baseline, s4 = baseline, s5 = baseline
