@@ -109,17 +109,22 @@ final class LinkModelTests: XCTestCase {
         }
     }
 
-    /// `--write-evidence`: one row per candidate, the model's features by name, and the
-    /// probabilities the run computed from them (the first stage's, and the second's from those
-    /// and the claims).
-    func testEvidenceFileListsEveryCandidateWithItsFeatures() throws {
+    /// The Helsinki sample's `--write-evidence` rows, and the run's output directory.
+    private func helsinkiEvidence() throws -> (rows: [[String: String]], out: URL) {
         let dir = TestPaths.temporaryDirectory(self)
         let evidence = dir.appendingPathComponent("evidence.csv").path
         let r = try ProcessRunner.flyrLink(["run", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses,
                                             "--out", dir.appendingPathComponent("out").path, "--write-evidence", evidence, "--quiet"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        let rows = try OutputFiles.csv(evidence)
-        let links = try OutputFiles.csv(dir.appendingPathComponent("out/links.csv").path)
+        return (try OutputFiles.csv(evidence), dir.appendingPathComponent("out"))
+    }
+
+    /// `--write-evidence`: one row per candidate, the model's features by name, and the
+    /// probabilities the run computed from them (the first stage's, and the second's from those
+    /// and the claims).
+    func testEvidenceFileListsEveryCandidateWithItsFeatures() throws {
+        let (rows, out) = try helsinkiEvidence()
+        let links = try OutputFiles.csv(out.appendingPathComponent("links.csv").path)
         XCTAssertGreaterThanOrEqual(rows.count, links.count)
         XCTAssertEqual(Set(rows[0].keys), Set(["address_id", "building_id", "first_probability", "probability"] + CompetingClaims.secondStageNames))
         let model = LinkModel.standard
@@ -139,12 +144,7 @@ final class LinkModelTests: XCTestCase {
     /// and `alternative_strongest_other_claim` that of the address's likeliest other candidate
     /// (ties: the nearer; 1 with none). On the Helsinki sample, every candidate.
     func testClaimsAreTheOtherAddressesFirstStageProbabilities() throws {
-        let dir = TestPaths.temporaryDirectory(self)
-        let evidence = dir.appendingPathComponent("evidence.csv").path
-        let r = try ProcessRunner.flyrLink(["run", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses,
-                                            "--out", dir.appendingPathComponent("out").path, "--write-evidence", evidence, "--quiet"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        let rows = try OutputFiles.csv(evidence)
+        let (rows, _) = try helsinkiEvidence()
         var claims: [String: [(address: String, p: Double)]] = [:]
         var candidates: [String: [(building: String, p: Double)]] = [:]  // nearest first, as written
         for row in rows {
