@@ -41,7 +41,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "A link model file (JSON) in place of the compiled-in one; benchmarks/link-model/fit.py writes them.")
     var linkModel: String?
 
-    @Option(help: "Write every candidate building's features and score to this CSV file (for fitting a link model).")
+    @Option(help: "Write every candidate building's features, claims and scores to this CSV file (for fitting a link model).")
     var writeEvidence: String?
 
     func validate() throws {
