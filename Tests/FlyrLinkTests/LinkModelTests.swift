@@ -139,6 +139,30 @@ final class LinkModelTests: XCTestCase {
         for l in links { XCTAssertTrue(candidates.contains(l["address_id"]! + " " + l["building_id"]!)) }
     }
 
+    /// A one-stage model (a version-2 file, such as the neutral model a re-fit runs with) writes
+    /// the evidence too: the claims from its stage, and its stage's probability as the run's.
+    func testEvidenceWithAOneStageModelFile() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        var file = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(LinkModelFile.json.utf8)) as? [String: Any])
+        file["version"] = 2
+        file["second_stage"] = nil
+        let model = dir.appendingPathComponent("one-stage.json")
+        try JSONSerialization.data(withJSONObject: file).write(to: model)
+        let evidence = dir.appendingPathComponent("evidence.csv").path
+        let r = try ProcessRunner.flyrLink(["run", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses,
+                                            "--out", dir.appendingPathComponent("out").path, "--link-model", model.path,
+                                            "--write-evidence", evidence, "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let rows = try OutputFiles.csv(evidence)
+        XCTAssertGreaterThan(rows.count, 1000)
+        for row in rows {
+            let p = Double(row["probability"]!)!
+            XCTAssertEqual(Double(Float(p)), Double(row["first_probability"]!)!)
+            XCTAssertEqual(LinkModel.standard.first.probability(CandidateFeatures.names.map { Double(row[$0]!)! }), p)
+        }
+        XCTAssertTrue(rows.contains { Double($0["strongest_other_claim"]!)! > 0.5 }, "the claims are written")
+    }
+
     /// The second stage's claims, recomputed from the evidence's own first-stage probabilities:
     /// a candidate's `strongest_other_claim` is the highest any other address gives its building,
     /// and `alternative_strongest_other_claim` that of the address's likeliest other candidate

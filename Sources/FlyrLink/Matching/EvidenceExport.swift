@@ -12,16 +12,19 @@ enum EvidenceExport {
         let temporary = path + ".tmp-\(getpid())"
         let model = model.fixing([CandidateFeatures.runShareInside: evidence.shareInside,
                                   CandidateFeatures.runMedianNearest: evidence.medianNearest])
-        // (Freed on return: the decision makes its own, so a run that writes evidence scores the
-        // first stage once more rather than hold these through the decisions.)
+        // Written for a one-stage model too (what a second stage fitted on this evidence will read);
+        // only a second stage scores with them. (Freed on return: the decision makes its own, so
+        // a run that writes evidence scores the first stage once more rather than hold these
+        // through the decisions.)
         let claims = CompetingClaims(evidence, model: model, pool: pool)
+        let scoringClaims = model.second == nil ? nil : claims
         do {
             let csv = try CSVWriter(path: temporary, header: ["address_id", "building_id"] + CompetingClaims.secondStageNames
                                     + ["first_probability", "probability"])
             let width = CompetingClaims.secondStageNames.count
             var scratch = LinkDecision.Scratch()
             for a in 0..<evidence.candidates.addressCount {
-                LinkDecision.probabilities(of: a, evidence: evidence, model: model, claims: claims, scratch: &scratch)
+                LinkDecision.probabilities(of: a, evidence: evidence, model: model, claims: scoringClaims, scratch: &scratch)
                 // (A second stage's scoring has made the wide rows already.)
                 if model.second == nil { claims.fill(&scratch.wideRows, rows: scratch.rows, address: a, evidence: evidence) }
                 for (rank, c) in evidence.candidates[a].enumerated() {
