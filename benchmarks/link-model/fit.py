@@ -108,7 +108,6 @@ def gather(binary_dir, work, fold_seed=0):
     return t, rows_by_set
 
 
-
 def competing_claims(t, p):
     """Each candidate's two claims from the first stage's probabilities `p` of every candidate, as
     the run computes them (CompetingClaims.swift): the highest probability another address of the
