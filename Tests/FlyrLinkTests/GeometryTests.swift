@@ -39,6 +39,33 @@ final class GeometryTests: XCTestCase {
         XCTAssertEqual(built.footprint(42), footprints[42].withPoints { pts in for k in pts.indices { pts[k] = Point2(x: pts[k].x + 1, y: pts[k].y - 2) } })
     }
 
+    /// The centroid the features measure from: of the area, holes subtracted, parts weighed by
+    /// their areas, whichever way a ring is wound, and as exact far from the frame's origin.
+    func testCentroidIsTheAreasMiddle() {
+        func square(_ x: Double, _ y: Double, _ side: Double, clockwise: Bool = false) -> [Point2] {
+            let ring = [Point2(x: x, y: y), Point2(x: x + side, y: y), Point2(x: x + side, y: y + side), Point2(x: x, y: y + side), Point2(x: x, y: y)]
+            return clockwise ? ring.reversed() : ring
+        }
+        func centroid(_ polygons: [[[Point2]]]) -> Point2 { Footprint(polygons: polygons.map { Polygon(rings: $0) }).withView { $0.centroid } }
+        func assertNear(_ p: Point2, _ x: Double, _ y: Double, _ message: String, line: UInt = #line) {
+            XCTAssertEqual(p.x, x, accuracy: 1e-9, message, line: line)
+            XCTAssertEqual(p.y, y, accuracy: 1e-9, message, line: line)
+        }
+        assertNear(centroid([[square(0, 0, 10)]]), 5, 5, "a square")
+        assertNear(centroid([[square(0, 0, 10, clockwise: true)]]), 5, 5, "wound the other way")
+        // An L of a 10 × 10 square and a 10 × 5 bar beside it: (5·100 + 15·50) / 150, (5·100 + 2.5·50) / 150.
+        let l = [Point2(x: 0, y: 0), Point2(x: 20, y: 0), Point2(x: 20, y: 5), Point2(x: 10, y: 5), Point2(x: 10, y: 10), Point2(x: 0, y: 10), Point2(x: 0, y: 0)]
+        assertNear(centroid([[l]]), 1250.0 / 150, 625.0 / 150, "an L")
+        // A 10 × 10 square with a 4 × 4 hole at (1, 1): (5·100 − 3·16) / 84 each way, either winding of the hole.
+        assertNear(centroid([[square(0, 0, 10), square(1, 1, 4)]]), 452.0 / 84, 452.0 / 84, "a hole")
+        assertNear(centroid([[square(0, 0, 10), square(1, 1, 4, clockwise: true)]]), 452.0 / 84, 452.0 / 84, "a hole wound the other way")
+        // Two parts, 10 × 10 at the origin and 20 × 20 at (30, 0): (5·100 + 40·400) / 500, (5·100 + 10·400) / 500.
+        assertNear(centroid([[square(0, 0, 10)], [square(30, 0, 20)]]), 33, 9, "two parts")
+        assertNear(centroid([[square(700_000, 6_100_000, 10)]]), 700_005, 6_100_005, "far from the origin")
+        let line = [Point2(x: 0, y: 0), Point2(x: 4, y: 2), Point2(x: 0, y: 0)]
+        assertNear(centroid([[line]]), 2, 1, "no area: the middle of its box")
+    }
+
     func testWKBReadsPointsInBothByteOrdersAndDropsZ() throws {
         XCTAssertEqual(try WKBReader.read(wkbPoint(1.5, -2)), .point(Point2(x: 1.5, y: -2)))
         XCTAssertEqual(try WKBReader.read(wkbPoint(3, 4, bigEndian: true)), .point(Point2(x: 3, y: 4)))

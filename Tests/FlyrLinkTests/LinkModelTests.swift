@@ -217,4 +217,33 @@ final class LinkModelTests: XCTestCase {
         XCTAssertEqual(value["p H1"]!, 13, accuracy: 0.2, "H2 is 14 m from p, H1 1 m; the shed does not count")
         XCTAssertEqual(value["p shed"]!, 14 - (15 * 15 + 1).squareRoot(), accuracy: 0.2, "H2 is nearer than the shed")
     }
+
+    /// The centroid features: p stands 2 m off the short end of a 30 × 10 m building, 17 m from
+    /// its middle; q 3 m off its long side, 8 m from the middle. By the outline p is the nearer;
+    /// by the centroid, q.
+    func testCentroidFeaturesSayWhoStandsNearestTheBuildingsMiddle() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        var scene = TownhouseTests.Scene()
+        scene.buildings.append(("B", TownhouseTests.rect(0, 0, 30, 10)))
+        scene.addresses.append(("p", "1", "Mill Lane", nil, -2, 5))
+        scene.addresses.append(("q", "3", "Mill Lane", nil, 15, -3))
+        let (b, a) = try scene.write(to: dir)
+        let evidence = dir.appendingPathComponent("evidence.csv").path
+        let r = try ProcessRunner.flyrLink(["run", "--buildings", b, "--addresses", a, "--out", dir.appendingPathComponent("out").path,
+                                            "--write-evidence", evidence, "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        var row: [String: [String: String]] = [:]
+        for r in try OutputFiles.csv(evidence) { row[r["address_id"]!] = r }
+        let p = try XCTUnwrap(row["p"]), q = try XCTUnwrap(row["q"])
+        // (Drawn in lon/lat on a sphere, measured on the ellipsoid: compared to 0.2 m, as above.)
+        XCTAssertEqual(Double(p["distance_m"]!)!, 2, accuracy: 0.2)
+        XCTAssertEqual(Double(q["distance_m"]!)!, 3, accuracy: 0.2)
+        XCTAssertEqual(Double(p["centroid_m"]!)!, 17, accuracy: 0.2)
+        XCTAssertEqual(Double(q["centroid_m"]!)!, 8, accuracy: 0.2)
+        XCTAssertEqual(p["others_closer_to_centroid"], "1.0")
+        XCTAssertEqual(q["others_closer_to_centroid"], "0.0")
+        XCTAssertEqual(Double(p["closer_to_centroid_than_others_m"]!)!, 9, accuracy: 0.2)
+        XCTAssertEqual(Double(q["closer_to_centroid_than_others_m"]!)!, -9, accuracy: 0.2)
+        XCTAssertEqual(p["other_addresses_closer"], "0.0", "by the outline, p is the nearer")
+    }
 }

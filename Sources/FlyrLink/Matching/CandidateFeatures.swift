@@ -6,7 +6,8 @@ import Foundation
 /// Four kinds of evidence: the candidate as the address sees it (distance, rank, margins, size,
 /// accessory, corner); the other addresses that see the building (its claimants, which see it
 /// first: how many, how close, whether they are the same house, a neighbour on the same street or
-/// another street's; and every address that has it among its candidates); where it lies against
+/// another street's; and every address that has it among its candidates, by the outline and by
+/// the centroid); where it lies against
 /// the street (`StreetSides`: the side of the neighbours of each parity, along and across); and
 /// the run as a whole (how this source places its points), so that one model serves sources whose
 /// points sit inside the building, at the parcel or on the road.
@@ -20,6 +21,7 @@ enum CandidateFeatures {
         "nearest_other_address_m", "other_addresses_closer", "side_vs_same_parity", "side_vs_other_parity",
         "along_street_m", "across_street_m", "left_of_rising_numbers", "odd_number", "on_run_convention_side",
         "on_street_convention_side", "unclaimed_alternative_m",
+        "centroid_m", "others_closer_to_centroid", "closer_to_centroid_than_others_m",
     ]
 
     /// Where "claimants_closer" sits in a row (the unlinked reason reads it).
@@ -97,11 +99,16 @@ enum CandidateFeatures {
         // changes neither the minimum nor the count): whether a seer (a claimant) is closer is a
         // coin toss to the processor; counted without a branch, these took a sixth off this
         // function's time at 1M.
-        var nearestOther = farAway, othersCloser = 0
+        // The same of the building's centroid: which of them stands nearest its middle.
+        let dc = Double(c.centroidDistance)
+        var nearestOther = farAway, othersCloser = 0, nearestToCentroid = farAway, closerToCentroid = 0
         for entry in e.seers[b] {
-            let od = own.contains(Int(entry)) ? .infinity : Double(e.candidates.entry(Int(entry)).distance)
+            let seer = e.candidates.entry(Int(entry)), mine = own.contains(Int(entry))
+            let od = mine ? .infinity : Double(seer.distance), oc = mine ? .infinity : Double(seer.centroidDistance)
             nearestOther = min(nearestOther, od)
             othersCloser += od < d ? 1 : 0
+            nearestToCentroid = min(nearestToCentroid, oc)
+            closerToCentroid += oc < dc ? 1 : 0
         }
         let toNearestPoint = (dx: c.dx, dy: c.dy)  // widened once, not at each of the four uses
         let side = e.sides.agreement(of: a, offset: toNearestPoint)
@@ -140,6 +147,9 @@ enum CandidateFeatures {
         x[offset + 29] = convention.run
         x[offset + 30] = convention.street
         x[offset + 31] = unclaimedAlternative
+        x[offset + 32] = dc
+        x[offset + 33] = Double(min(closerToCentroid, 50))
+        x[offset + 34] = dc - nearestToCentroid
     }
 }
 

@@ -4,27 +4,32 @@
 /// footprint that the features need (distance, offset to the nearest point, whether that is a
 /// corner), and the table every building's area.
 struct CandidateTable: Sendable {
-    /// 12 bytes, not 48: a run holds up to six per address through the decisions (at 1M
-    /// addresses 6.2M of them: 16 bytes each were 25 MB more at the match stage's peak, 24 bytes
-    /// 50 MB more). Single precision is a micrometre at 40 m; the offset to the nearest point, in
-    /// half precision, 3 cm at 40 m (it only says on which side of a street, and how far along, a
-    /// candidate lies). Whether the footprint covers the address and whether its nearest point is
-    /// a corner are in the distance: a covering footprint is at 0, a corner is never (it is
-    /// farther than the outline's tolerance) and is kept as the distance's sign. Areas are the
-    /// table's, per building.
+    /// 16 bytes, not 56: a run holds up to six per address through the decisions (at 1M
+    /// addresses 6.2M of them: each 4 bytes is 25 MB at the match stage's peak). Single precision
+    /// is a micrometre at 40 m; the offset to the nearest point, in half precision, 3 cm at 40 m
+    /// (it only says on which side of a street, and how far along, a candidate lies). Whether the
+    /// footprint covers the address and whether its nearest point is a corner are in the distance:
+    /// a covering footprint is at 0, a corner is never (it is farther than the outline's tolerance)
+    /// and is kept as the distance's sign. Areas are the table's, per building.
     struct Candidate: Sendable {
         let building: Int32
         private let signedDistance: Float
         private let storedDX: Float16
         private let storedDY: Float16
+        /// From the address to the footprint's centroid (`FootprintView.centroid`), in metres: with
+        /// the other addresses that see the building, a stand-in for whose parcel it stands on (the
+        /// nearest outline favours the large building next door; the centroid, the building's own
+        /// middle). Read by the features only.
+        let centroidDistance: Float
 
-        init(building: Int32, distance: Float, dx: Float, dy: Float, covers: Bool, atCorner: Bool) {
+        init(building: Int32, distance: Float, dx: Float, dy: Float, covers: Bool, atCorner: Bool, centroidDistance: Float) {
             precondition(distance >= 0 && covers == (distance == 0) && (!atCorner || distance > 0),
                          "a candidate covers the address exactly when at 0 m, and a corner is farther")
             self.building = building
             signedDistance = atCorner ? -distance : distance
             storedDX = Float16(dx)
             storedDY = Float16(dy)
+            self.centroidDistance = centroidDistance
         }
 
         var distance: Float { abs(signedDistance) }
@@ -166,7 +171,7 @@ extension CandidateSearch {
     /// footprints had been an array allocated for each address).
     struct Scratch {
         var near: [(bboxDistance: Double, building: Int)] = []
-        var measured: [(distance: Double, area: Double, building: Int, covers: Bool, corner: Bool, offset: Point2)] = []
+        var measured: [(distance: Double, area: Double, building: Int, covers: Bool, corner: Bool, offset: Point2, centroid: Double)] = []
     }
 
     /// The nearest `CandidateTable.limit` footprints within `reach` of `p`, into `found`. Boxes
@@ -194,7 +199,8 @@ extension CandidateSearch {
                 if distance > 0 { offset = Point2(x: q.x - p.x, y: q.y - p.y) }
                 corner = d > outlineTolerance && footprint.points.contains { $0.distance(to: q) < 0.01 }
             }
-            let m = (distance: distance, area: footprint.area, building: b, covers: covers || distance == 0, corner: corner, offset: offset)
+            let m = (distance: distance, area: footprint.area, building: b, covers: covers || distance == 0, corner: corner, offset: offset,
+                     centroid: p.distance(to: footprint.centroid))
             // Nearest first; covering footprints the smaller first; then id (buildings are in id
             // order): put in its place among those before, which are in that order (no two alike,
             // so the very order a sort of them all again gives, as it was made before: with the
@@ -205,7 +211,7 @@ extension CandidateSearch {
         }
         for m in scratch.measured.prefix(CandidateTable.limit) {
             found.append(.init(building: Int32(m.building), distance: Float(m.distance), dx: Float(m.offset.x), dy: Float(m.offset.y),
-                               covers: m.covers, atCorner: m.corner))
+                               covers: m.covers, atCorner: m.corner, centroidDistance: Float(m.centroid)))
         }
     }
 }
