@@ -100,11 +100,12 @@ enum CandidateFeatures {
         // coin toss to the processor; counted without a branch, these took a sixth off this
         // function's time at 1M.
         // The same of the building's centroid: which of them stands nearest its middle.
-        let dc = Double(c.centroidDistance)
+        let dc = Double(e.candidates.centroidDistance(ofEntry: own.lowerBound + rank))
         var nearestOther = farAway, othersCloser = 0, nearestToCentroid = farAway, closerToCentroid = 0
         for entry in e.seers[b] {
-            let seer = e.candidates.entry(Int(entry)), mine = own.contains(Int(entry))
-            let od = mine ? .infinity : Double(seer.distance), oc = mine ? .infinity : Double(seer.centroidDistance)
+            let mine = own.contains(Int(entry))
+            let od = mine ? .infinity : Double(e.candidates.entry(Int(entry)).distance)
+            let oc = mine ? .infinity : Double(e.candidates.centroidDistance(ofEntry: Int(entry)))
             nearestOther = min(nearestOther, od)
             othersCloser += od < d ? 1 : 0
             nearestToCentroid = min(nearestToCentroid, oc)

@@ -4,32 +4,27 @@
 /// footprint that the features need (distance, offset to the nearest point, whether that is a
 /// corner), and the table every building's area.
 struct CandidateTable: Sendable {
-    /// 16 bytes, not 56: a run holds up to six per address through the decisions (at 1M
-    /// addresses 6.2M of them: each 4 bytes is 25 MB at the match stage's peak). Single precision
-    /// is a micrometre at 40 m; the offset to the nearest point, in half precision, 3 cm at 40 m
-    /// (it only says on which side of a street, and how far along, a candidate lies). Whether the
-    /// footprint covers the address and whether its nearest point is a corner are in the distance:
-    /// a covering footprint is at 0, a corner is never (it is farther than the outline's tolerance)
-    /// and is kept as the distance's sign. Areas are the table's, per building.
+    /// 12 bytes, not 48: a run holds up to six per address through the decisions (at 1M
+    /// addresses 6.2M of them: 16 bytes each were 25 MB more at the match stage's peak, 24 bytes
+    /// 50 MB more). Single precision is a micrometre at 40 m; the offset to the nearest point, in
+    /// half precision, 3 cm at 40 m (it only says on which side of a street, and how far along, a
+    /// candidate lies). Whether the footprint covers the address and whether its nearest point is
+    /// a corner are in the distance: a covering footprint is at 0, a corner is never (it is
+    /// farther than the outline's tolerance) and is kept as the distance's sign. Areas are the
+    /// table's, per building; the distances to the centroids, per entry, apart.
     struct Candidate: Sendable {
         let building: Int32
         private let signedDistance: Float
         private let storedDX: Float16
         private let storedDY: Float16
-        /// From the address to the footprint's centroid (`FootprintView.centroid`), in metres: with
-        /// the other addresses that see the building, a stand-in for whose parcel it stands on (the
-        /// nearest outline favours the large building next door; the centroid, the building's own
-        /// middle). Read by the features only.
-        let centroidDistance: Float
 
-        init(building: Int32, distance: Float, dx: Float, dy: Float, covers: Bool, atCorner: Bool, centroidDistance: Float) {
+        init(building: Int32, distance: Float, dx: Float, dy: Float, covers: Bool, atCorner: Bool) {
             precondition(distance >= 0 && covers == (distance == 0) && (!atCorner || distance > 0),
                          "a candidate covers the address exactly when at 0 m, and a corner is farther")
             self.building = building
             signedDistance = atCorner ? -distance : distance
             storedDX = Float16(dx)
             storedDY = Float16(dy)
-            self.centroidDistance = centroidDistance
         }
 
         var distance: Float { abs(signedDistance) }
@@ -70,14 +65,26 @@ struct CandidateTable: Sendable {
     let entryCount: Int
     /// Every building's footprint area (m²).
     private let areas: [Float]
+    /// Each entry's distance from its address to its footprint's centroid (`FootprintView.centroid`),
+    /// in half precision (3 cm at 40 m, 25 cm at 400 m): with the other addresses that see the
+    /// building, a stand-in for whose lot it stands on (the nearest outline favours a large
+    /// building next door; the centroid is the building's own middle). Read by the features only;
+    /// kept apart from the candidates, whose 12 bytes it would have made 16 (248 MB at 10M
+    /// addresses instead of these 124).
+    private let centroidDistances: [Float16]
 
-    init(start: [Int32], counts: [UInt8], candidates: [Candidate], entryCount: Int, areas: [Float]) {
+    init(start: [Int32], counts: [UInt8], candidates: [Candidate], entryCount: Int, areas: [Float], centroidDistances: [Float16]) {
+        precondition(centroidDistances.count == entryCount, "a centroid distance per entry")
         self.start = start
         self.counts = counts
         self.candidates = candidates
         self.entryCount = entryCount
         self.areas = areas
+        self.centroidDistances = centroidDistances
     }
+
+    /// Entry e's distance from its address to its footprint's centroid, in metres.
+    func centroidDistance(ofEntry e: Int) -> Float { Candidate.widened(centroidDistances[e]) }
 
     func area(_ c: Candidate) -> Float { areas[Int(c.building)] }
 
@@ -164,14 +171,37 @@ extension CandidateSearch {
             start[a] -= Int32(shift[k / chunkSize])
         }
         let areas = pool.map(scene.footprints.count, chunkSize: 16_384) { _, b in Float(scene.footprints[b].area) }
-        return CandidateTable(start: start, counts: counts, candidates: candidates, entryCount: moveTo, areas: areas)
+        let centroidDistances = Self.centroidDistances(scene, start: start, counts: counts, candidates: candidates, entryCount: moveTo, pool: pool)
+        return CandidateTable(start: start, counts: counts, candidates: candidates, entryCount: moveTo, areas: areas,
+                              centroidDistances: centroidDistances)
+    }
+
+    /// `CandidateTable.centroidDistance` of every entry: each footprint's centroid found once
+    /// (not once per address that sees it), then each entry's distance, written to its own slot.
+    private static func centroidDistances(_ scene: MetricScene, start: [Int32], counts: [UInt8], candidates: [CandidateTable.Candidate],
+                                          entryCount: Int, pool: WorkerPool) -> [Float16] {
+        let centroids = pool.map(scene.footprints.count, chunkSize: 16_384) { _, b in scene.footprints[b].centroid }
+        var out = [Float16](repeating: 0, count: entryCount)
+        let chunkSize = 16_384, chunkCount = (start.count + chunkSize - 1) / chunkSize
+        out.withUnsafeMutableBufferPointer { out in
+            let slots = UncheckedBox(out)
+            pool.forEachChunk(chunkCount) { _, c in
+                for a in c * chunkSize..<min((c + 1) * chunkSize, start.count) {
+                    let p = scene.addressPoints[a]
+                    for e in Int(start[a])..<Int(start[a]) + Int(counts[a]) {
+                        slots.value[e] = Float16(p.distance(to: centroids[Int(candidates[e].building)]))
+                    }
+                }
+            }
+        }
+        return out
     }
 
     /// A worker's buffers for `candidates(of:…)`, reused from address to address (the measured
     /// footprints had been an array allocated for each address).
     struct Scratch {
         var near: [(bboxDistance: Double, building: Int)] = []
-        var measured: [(distance: Double, area: Double, building: Int, covers: Bool, corner: Bool, offset: Point2, centroid: Double)] = []
+        var measured: [(distance: Double, area: Double, building: Int, covers: Bool, corner: Bool, offset: Point2)] = []
     }
 
     /// The nearest `CandidateTable.limit` footprints within `reach` of `p`, into `found`. Boxes
@@ -199,8 +229,7 @@ extension CandidateSearch {
                 if distance > 0 { offset = Point2(x: q.x - p.x, y: q.y - p.y) }
                 corner = d > outlineTolerance && footprint.points.contains { $0.distance(to: q) < 0.01 }
             }
-            let m = (distance: distance, area: footprint.area, building: b, covers: covers || distance == 0, corner: corner, offset: offset,
-                     centroid: p.distance(to: footprint.centroid))
+            let m = (distance: distance, area: footprint.area, building: b, covers: covers || distance == 0, corner: corner, offset: offset)
             // Nearest first; covering footprints the smaller first; then id (buildings are in id
             // order): put in its place among those before, which are in that order (no two alike,
             // so the very order a sort of them all again gives, as it was made before: with the
@@ -211,7 +240,7 @@ extension CandidateSearch {
         }
         for m in scratch.measured.prefix(CandidateTable.limit) {
             found.append(.init(building: Int32(m.building), distance: Float(m.distance), dx: Float(m.offset.x), dy: Float(m.offset.y),
-                               covers: m.covers, atCorner: m.corner, centroidDistance: Float(m.centroid)))
+                               covers: m.covers, atCorner: m.corner))
         }
     }
 }
