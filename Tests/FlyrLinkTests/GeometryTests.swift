@@ -61,7 +61,11 @@ final class GeometryTests: XCTestCase {
         assertNear(centroid([[square(0, 0, 10), square(1, 1, 4, clockwise: true)]]), 452.0 / 84, 452.0 / 84, "a hole wound the other way")
         // Two parts, 10 × 10 at the origin and 20 × 20 at (30, 0): (5·100 + 40·400) / 500, (5·100 + 10·400) / 500.
         assertNear(centroid([[square(0, 0, 10)], [square(30, 0, 20)]]), 33, 9, "two parts")
-        assertNear(centroid([[square(700_000, 6_100_000, 10)]]), 700_005, 6_100_005, "far from the origin")
+        // Far from the frame's origin, with fractions: each ring's sums taken from its first point
+        // (the products of raw coordinates here would be metres off).
+        let far = centroid([[square(700_000.37, 6_100_000.61, 10.3)]])
+        XCTAssertEqual(far.x, 700_005.52, accuracy: 1e-6, "far from the origin")
+        XCTAssertEqual(far.y, 6_100_005.76, accuracy: 1e-6, "far from the origin")
         let line = [Point2(x: 0, y: 0), Point2(x: 4, y: 2), Point2(x: 0, y: 0)]
         assertNear(centroid([[line]]), 2, 1, "no area: the middle of its box")
     }

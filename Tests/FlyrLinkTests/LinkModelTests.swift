@@ -220,30 +220,48 @@ final class LinkModelTests: XCTestCase {
 
     /// The centroid features: p stands 2 m off the short end of a 30 × 10 m building, 17 m from
     /// its middle; q 3 m off its long side, 8 m from the middle. By the outline p is the nearer;
-    /// by the centroid, q.
+    /// by the centroid, q. Beside them, a 260 m building whose middle is more than 100 m from both
+    /// (measured as it is, not cut at 100), and p's second candidate, a shed no other address sees.
     func testCentroidFeaturesSayWhoStandsNearestTheBuildingsMiddle() throws {
         let dir = TestPaths.temporaryDirectory(self)
         var scene = TownhouseTests.Scene()
         scene.buildings.append(("B", TownhouseTests.rect(0, 0, 30, 10)))
+        scene.buildings.append(("S", TownhouseTests.rect(-40, 0, -32, 8)))
+        scene.buildings.append(("L", TownhouseTests.rect(0, 500, 260, 510)))
         scene.addresses.append(("p", "1", "Mill Lane", nil, -2, 5))
         scene.addresses.append(("q", "3", "Mill Lane", nil, 15, -3))
+        scene.addresses.append(("r", "5", "Mill Lane", nil, -2, 505))
+        scene.addresses.append(("s", "7", "Mill Lane", nil, 250, 497))
         let (b, a) = try scene.write(to: dir)
         let evidence = dir.appendingPathComponent("evidence.csv").path
         let r = try ProcessRunner.flyrLink(["run", "--buildings", b, "--addresses", a, "--out", dir.appendingPathComponent("out").path,
                                             "--write-evidence", evidence, "--quiet"])
         XCTAssertEqual(r.status, 0, r.stderr)
         var row: [String: [String: String]] = [:]
-        for r in try OutputFiles.csv(evidence) { row[r["address_id"]!] = r }
-        let p = try XCTUnwrap(row["p"]), q = try XCTUnwrap(row["q"])
-        // (Drawn in lon/lat on a sphere, measured on the ellipsoid: compared to 0.2 m, as above.)
-        XCTAssertEqual(Double(p["distance_m"]!)!, 2, accuracy: 0.2)
-        XCTAssertEqual(Double(q["distance_m"]!)!, 3, accuracy: 0.2)
-        XCTAssertEqual(Double(p["centroid_m"]!)!, 17, accuracy: 0.2)
-        XCTAssertEqual(Double(q["centroid_m"]!)!, 8, accuracy: 0.2)
-        XCTAssertEqual(p["others_closer_to_centroid"], "1.0")
-        XCTAssertEqual(q["others_closer_to_centroid"], "0.0")
-        XCTAssertEqual(Double(p["closer_to_centroid_than_others_m"]!)!, 9, accuracy: 0.2)
-        XCTAssertEqual(Double(q["closer_to_centroid_than_others_m"]!)!, -9, accuracy: 0.2)
-        XCTAssertEqual(p["other_addresses_closer"], "0.0", "by the outline, p is the nearer")
+        for r in try OutputFiles.csv(evidence) { row[r["address_id"]! + " " + r["building_id"]!] = r }
+        func value(_ key: String, _ feature: String) throws -> Double { try XCTUnwrap(Double(XCTUnwrap(row[key]?[feature]))) }
+        // (Drawn in lon/lat on a sphere, measured on the ellipsoid: compared to 0.2 m, as above,
+        // and to 1 m at 100 m and more.)
+        XCTAssertEqual(try value("p B", "distance_m"), 2, accuracy: 0.2)
+        XCTAssertEqual(try value("q B", "distance_m"), 3, accuracy: 0.2)
+        XCTAssertEqual(try value("p B", "centroid_m"), 17, accuracy: 0.2)
+        XCTAssertEqual(try value("q B", "centroid_m"), 8, accuracy: 0.2)
+        XCTAssertEqual(try value("p B", "others_closer_to_centroid"), 1)
+        XCTAssertEqual(try value("q B", "others_closer_to_centroid"), 0)
+        XCTAssertEqual(try value("p B", "closer_to_centroid_than_others_m"), 9, accuracy: 0.2)
+        XCTAssertEqual(try value("q B", "closer_to_centroid_than_others_m"), -9, accuracy: 0.2)
+        XCTAssertEqual(try value("p B", "other_addresses_closer"), 0, "by the outline, p is the nearer")
+        // p's second candidate (rank 1), a shed 30 m away, 34 m from its middle; no other address
+        // sees it (q is 47 m away): 100 m stands in for the nearest other.
+        XCTAssertEqual(try value("p S", "rank"), 1)
+        XCTAssertEqual(try value("p S", "centroid_m"), (34.0 * 34 + 1).squareRoot(), accuracy: 0.2)
+        XCTAssertEqual(try value("p S", "others_closer_to_centroid"), 0)
+        XCTAssertEqual(try value("p S", "closer_to_centroid_than_others_m"), (34.0 * 34 + 1).squareRoot() - CandidateFeatures.farAway, accuracy: 0.2)
+        // The long building: r 132 m from its middle, s 120.3 m; each gap as it is (12 m), not
+        // against a 100 m cap (32 m and −20 m).
+        XCTAssertEqual(try value("r L", "centroid_m"), 132, accuracy: 1)
+        XCTAssertEqual(try value("s L", "centroid_m"), (120.0 * 120 + 64).squareRoot(), accuracy: 1)
+        XCTAssertEqual(try value("r L", "closer_to_centroid_than_others_m"), 132 - (120.0 * 120 + 64).squareRoot(), accuracy: 1)
+        XCTAssertEqual(try value("s L", "closer_to_centroid_than_others_m"), (120.0 * 120 + 64).squareRoot() - 132, accuracy: 1)
     }
 }

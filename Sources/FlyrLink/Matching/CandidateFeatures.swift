@@ -101,7 +101,9 @@ enum CandidateFeatures {
         // function's time at 1M.
         // The same of the building's centroid: which of them stands nearest its middle.
         let dc = Double(e.candidates.centroidDistance(ofEntry: own.lowerBound + rank))
-        var nearestOther = farAway, othersCloser = 0, nearestToCentroid = farAway, closerToCentroid = 0
+        // (A centroid can lie more than `farAway` from every seer, a long building's: the nearest
+        // other is taken as it is, and `farAway` stands in only when there is none.)
+        var nearestOther = farAway, othersCloser = 0, nearestToCentroid = Double.infinity, closerToCentroid = 0
         for entry in e.seers[b] {
             let mine = own.contains(Int(entry))
             let od = mine ? .infinity : Double(e.candidates.entry(Int(entry)).distance)
@@ -150,7 +152,7 @@ enum CandidateFeatures {
         x[offset + 31] = unclaimedAlternative
         x[offset + 32] = dc
         x[offset + 33] = Double(min(closerToCentroid, 50))
-        x[offset + 34] = dc - nearestToCentroid
+        x[offset + 34] = dc - (nearestToCentroid.isFinite ? nearestToCentroid : farAway)
     }
 }
 

@@ -70,7 +70,7 @@ struct CandidateTable: Sendable {
     /// building, a stand-in for whose lot it stands on (the nearest outline favours a large
     /// building next door; the centroid is the building's own middle). Read by the features only;
     /// kept apart from the candidates, whose 12 bytes it would have made 16 (248 MB at 10M
-    /// addresses instead of these 124).
+    /// addresses instead of these 125).
     private let centroidDistances: [Float16]
 
     init(start: [Int32], counts: [UInt8], candidates: [Candidate], entryCount: Int, areas: [Float], centroidDistances: [Float16]) {
