@@ -130,7 +130,9 @@ final class LinkModelTests: XCTestCase {
         let model = LinkModel.standard
         for row in rows.prefix(200) {
             let x = CompetingClaims.secondStageNames.map { Double(row[$0]!)! }
-            XCTAssertEqual(Double(Float(model.first.probability(Array(x.prefix(CandidateFeatures.names.count))))), Double(row["first_probability"]!)!)
+            let first = model.first.probability(Array(x.prefix(CandidateFeatures.names.count)))
+            XCTAssertEqual(CompetingClaims.probability(CompetingClaims.quantized(first)), Double(row["first_probability"]!)!)
+            XCTAssertEqual(first, Double(row["first_probability"]!)!, accuracy: 0.5 / 65535, "the nearest step of 1/65535")
             XCTAssertEqual(model.second!.probability(x), Double(row["probability"]!)!)
         }
         // Every link names one of its address's candidates.
@@ -157,10 +159,25 @@ final class LinkModelTests: XCTestCase {
         XCTAssertGreaterThan(rows.count, 1000)
         for row in rows {
             let p = Double(row["probability"]!)!
-            XCTAssertEqual(Double(Float(p)), Double(row["first_probability"]!)!)
+            XCTAssertEqual(CompetingClaims.probability(CompetingClaims.quantized(p)), Double(row["first_probability"]!)!)
             XCTAssertEqual(LinkModel.standard.first.probability(CandidateFeatures.names.map { Double(row[$0]!)! }), p)
         }
         XCTAssertTrue(rows.contains { Double($0["strongest_other_claim"]!)! > 0.5 }, "the claims are written")
+    }
+
+    /// The first stage's probabilities are kept in steps of 1/65535, the nearest (half-way: the
+    /// even one, as fit.py's np.round), and read back exactly as those steps.
+    func testFirstProbabilitiesAreKeptInSteps() {
+        XCTAssertEqual(CompetingClaims.quantized(0), 0)
+        XCTAssertEqual(CompetingClaims.quantized(1), 65535)
+        XCTAssertEqual(CompetingClaims.quantized(0.5), 32768, "32767.5: the even step")
+        XCTAssertEqual(CompetingClaims.quantized(0.25), 16384)
+        XCTAssertEqual(CompetingClaims.quantized(0.9973), 65358)
+        XCTAssertEqual(CompetingClaims.probability(65535), 1)
+        XCTAssertEqual(CompetingClaims.probability(CompetingClaims.quantized(0.9973)), 65358.0 / 65535)
+        for p in stride(from: 0.0, through: 1.0, by: 0.001) {
+            XCTAssertEqual(CompetingClaims.probability(CompetingClaims.quantized(p)), p, accuracy: 0.5 / 65535)
+        }
     }
 
     /// The second stage's claims, recomputed from the evidence's own first-stage probabilities:

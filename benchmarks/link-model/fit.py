@@ -112,8 +112,9 @@ def competing_claims(t, p):
     """Each candidate's two claims from the first stage's probabilities `p` of every candidate, as
     the run computes them (CompetingClaims.swift): the highest probability another address of the
     same set gives the building (0: none), and the same for the address's likeliest other
-    candidate (ties: the nearer; 1: no other). Probabilities in single precision, as the run keeps them."""
-    p = p.astype(np.float32).astype(np.float64)
+    candidate (ties: the nearer; 1: no other). Probabilities in steps of 1/65535, as the run keeps them
+    (CompetingClaims.quantized: the nearest step, half-way to the even one, as np.round)."""
+    p = np.round(p * 65535) / 65535
     top = {}  # building -> [(p, row)] of its two strongest claims
     rows_of = {}
     for i in range(len(p)):

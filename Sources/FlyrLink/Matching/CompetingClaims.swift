@@ -15,21 +15,27 @@ struct CompetingClaims: Sendable {
     /// The second stage's row: the first stage's features, then these.
     static let secondStageNames = CandidateFeatures.names + names
 
-    /// Each candidate entry's first-stage probability. (Single precision: 4 bytes a candidate,
-    /// 25 MB at 1M addresses; the claims only rank and compare them.)
-    private let firstProbability: [Float]
+    /// Each candidate entry's first-stage probability, in steps of 1/65535 (`quantized`): 2 bytes
+    /// a candidate, 12 MB at 1M addresses, 124 MB at 10M (single precision had been twice that);
+    /// the claims only rank and compare them, and a step is finer than any the trees split on.
+    private let firstProbability: [UInt16]
     /// Per building: the highest first-stage probability an address gives it, that address (-1:
-    /// none), and the next highest from another address.
-    private let strongest: [Float]
+    /// none), and the next highest from another address, in the same steps.
+    private let strongest: [UInt16]
     private let strongestBy: [Int32]
-    private let runnerUp: [Float]
+    private let runnerUp: [UInt16]
+
+    /// A probability in steps of 1/65535, the nearest step (half-way: the even one, as NumPy's
+    /// `round`, which `fit.py` uses to make the same claims).
+    static func quantized(_ p: Double) -> UInt16 { UInt16((p * 65535).rounded(.toNearestOrEven)) }
+    static func probability(_ q: UInt16) -> Double { Double(q) / 65535 }
 
     /// Scores every candidate with `model`'s first stage, on the workers (each address's entries
     /// written by the worker that scores it: the same for any thread count).
     init(_ evidence: borrowing LinkEvidence, model: LinkModel, pool: WorkerPool) {
         let e = copy evidence  // (references to its arrays, for the workers; let go on return)
         let addressCount = e.candidates.addressCount, chunkSize = 2048
-        var first = [Float](repeating: 0, count: e.candidates.entryCount)
+        var first = [UInt16](repeating: 0, count: e.candidates.entryCount)
         first.withUnsafeMutableBufferPointer { out in
             let slots = UncheckedBox(out)
             pool.forEachChunk((addressCount + chunkSize - 1) / chunkSize, workerState: { LinkDecision.Scratch() }) { _, scratch, c in
@@ -37,13 +43,13 @@ struct CompetingClaims: Sendable {
                     let entries = e.candidates.entries(of: a)
                     guard !entries.isEmpty else { continue }
                     LinkDecision.firstStage(of: a, evidence: e, model: model, scratch: &scratch)
-                    for (k, entry) in entries.enumerated() { slots.value[entry] = Float(scratch.probabilities[k]) }
+                    for (k, entry) in entries.enumerated() { slots.value[entry] = Self.quantized(scratch.probabilities[k]) }
                 }
             }
         }
-        var strongest = [Float](repeating: 0, count: e.candidates.buildingCount)
+        var strongest = [UInt16](repeating: 0, count: e.candidates.buildingCount)
         var strongestBy = [Int32](repeating: -1, count: e.candidates.buildingCount)
-        var runnerUp = [Float](repeating: 0, count: e.candidates.buildingCount)
+        var runnerUp = [UInt16](repeating: 0, count: e.candidates.buildingCount)
         for a in 0..<addressCount {
             for entry in e.candidates.entries(of: a) {
                 let b = Int(e.candidates.entry(entry).building), p = first[entry]
@@ -64,7 +70,7 @@ struct CompetingClaims: Sendable {
 
     /// The highest first-stage probability an address other than `a` gives building `b`.
     private func strongestOther(_ b: Int, than a: Int) -> Double {
-        Double(Int(strongestBy[b]) == a ? runnerUp[b] : strongest[b])
+        Self.probability(Int(strongestBy[b]) == a ? runnerUp[b] : strongest[b])
     }
 
     /// Writes address `a`'s candidates' second-stage rows into `wide`: row k is `rows`' row k
@@ -95,6 +101,6 @@ struct CompetingClaims: Sendable {
 
     /// Candidate `k` of address `a`'s first-stage probability.
     func firstProbability(address a: Int, rank k: Int, evidence e: LinkEvidence) -> Double {
-        Double(firstProbability[e.candidates.entries(of: a).lowerBound + k])
+        Self.probability(firstProbability[e.candidates.entries(of: a).lowerBound + k])
     }
 }
