@@ -211,24 +211,15 @@ final class LinkModelTests: XCTestCase {
     /// address sees first and that is no shed. q's nearest house H1 is also p's; H2, 0.6 m farther
     /// from q, is nobody's nearest. From H2, q's other candidate H1 is p's too: none (1000).
     func testUnclaimedAlternativeIsTheNearestOtherCandidateNobodyElseSeesFirst() throws {
-        let dir = TestPaths.temporaryDirectory(self)
         var scene = TownhouseTests.Scene()
         scene.buildings.append(("H1", TownhouseTests.rect(0, 0, 10, 10)))
         scene.buildings.append(("H2", TownhouseTests.rect(0, 13, 10, 23)))
         scene.buildings.append(("shed", TownhouseTests.rect(20, 0, 23, 3)))  // 9 m², a house within 20 m: an accessory
         scene.addresses.append(("p", "1", "Mill Lane", nil, 5, -1))
         scene.addresses.append(("q", "3", "Mill Lane", nil, 5, 11.2))
-        let (b, a) = try scene.write(to: dir)
-        let evidence = dir.appendingPathComponent("evidence.csv").path
-        let r = try ProcessRunner.flyrLink(["run", "--buildings", b, "--addresses", a, "--out", dir.appendingPathComponent("out").path,
-                                            "--write-evidence", evidence, "--quiet"])
-        XCTAssertEqual(r.status, 0, r.stderr)
         // The scene is drawn in lon/lat on a sphere and measured on the ellipsoid: metres agree to
         // about 0.5%, so the longer gaps are compared to 0.2 m.
-        var value: [String: Double] = [:]
-        for row in try OutputFiles.csv(evidence) {
-            value[row["address_id"]! + " " + row["building_id"]!] = Double(row["unclaimed_alternative_m"]!)!
-        }
+        let value = try evidenceRows(of: scene).mapValues { Double($0["unclaimed_alternative_m"]!)! }
         XCTAssertEqual(value["q H1"]!, 0.6, accuracy: 0.01)
         XCTAssertEqual(value["q H2"], CandidateFeatures.noGap)
         XCTAssertEqual(value["p H1"]!, 13, accuracy: 0.2, "H2 is 14 m from p, H1 1 m; the shed does not count")
@@ -240,7 +231,6 @@ final class LinkModelTests: XCTestCase {
     /// by the centroid, q. Beside them, a 260 m building whose middle is more than 100 m from both
     /// (measured as it is, not cut at 100), and p's second candidate, a shed no other address sees.
     func testCentroidFeaturesSayWhoStandsNearestTheBuildingsMiddle() throws {
-        let dir = TestPaths.temporaryDirectory(self)
         var scene = TownhouseTests.Scene()
         scene.buildings.append(("B", TownhouseTests.rect(0, 0, 30, 10)))
         scene.buildings.append(("S", TownhouseTests.rect(-40, 0, -32, 8)))
@@ -249,13 +239,7 @@ final class LinkModelTests: XCTestCase {
         scene.addresses.append(("q", "3", "Mill Lane", nil, 15, -3))
         scene.addresses.append(("r", "5", "Mill Lane", nil, -2, 505))
         scene.addresses.append(("s", "7", "Mill Lane", nil, 250, 497))
-        let (b, a) = try scene.write(to: dir)
-        let evidence = dir.appendingPathComponent("evidence.csv").path
-        let r = try ProcessRunner.flyrLink(["run", "--buildings", b, "--addresses", a, "--out", dir.appendingPathComponent("out").path,
-                                            "--write-evidence", evidence, "--quiet"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        var row: [String: [String: String]] = [:]
-        for r in try OutputFiles.csv(evidence) { row[r["address_id"]! + " " + r["building_id"]!] = r }
+        let row = try evidenceRows(of: scene)
         func value(_ key: String, _ feature: String) throws -> Double { try XCTUnwrap(Double(XCTUnwrap(row[key]?[feature]))) }
         // (Drawn in lon/lat on a sphere, measured on the ellipsoid: compared to 0.2 m, as above,
         // and to 1 m at 100 m and more.)
@@ -280,5 +264,18 @@ final class LinkModelTests: XCTestCase {
         XCTAssertEqual(try value("s L", "centroid_m"), (120.0 * 120 + 64).squareRoot(), accuracy: 1)
         XCTAssertEqual(try value("r L", "closer_to_centroid_than_others_m"), 132 - (120.0 * 120 + 64).squareRoot(), accuracy: 1)
         XCTAssertEqual(try value("s L", "closer_to_centroid_than_others_m"), (120.0 * 120 + 64).squareRoot() - 132, accuracy: 1)
+    }
+
+    /// The evidence of a run over `scene`, each row by "address building".
+    private func evidenceRows(of scene: TownhouseTests.Scene) throws -> [String: [String: String]] {
+        let dir = TestPaths.temporaryDirectory(self)
+        let (b, a) = try scene.write(to: dir)
+        let evidence = dir.appendingPathComponent("evidence.csv").path
+        let r = try ProcessRunner.flyrLink(["run", "--buildings", b, "--addresses", a, "--out", dir.appendingPathComponent("out").path,
+                                            "--write-evidence", evidence, "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        var rows: [String: [String: String]] = [:]
+        for row in try OutputFiles.csv(evidence) { rows[row["address_id"]! + " " + row["building_id"]!] = row }
+        return rows
     }
 }
