@@ -120,8 +120,8 @@ final class LinkModelTests: XCTestCase {
     }
 
     /// `--write-evidence`: one row per candidate, the model's features by name, and the
-    /// probabilities the run computed from them (the first stage's, and the second's from those
-    /// and the claims).
+    /// probabilities the run computed from them (the first stage's, to its nearest step of
+    /// 1/65535, and the second's from those and the claims).
     func testEvidenceFileListsEveryCandidateWithItsFeatures() throws {
         let (rows, out) = try helsinkiEvidence()
         let links = try OutputFiles.csv(out.appendingPathComponent("links.csv").path)

@@ -16,8 +16,9 @@ struct CompetingClaims: Sendable {
     static let secondStageNames = CandidateFeatures.names + names
 
     /// Each candidate entry's first-stage probability, in steps of 1/65535 (`quantized`): 2 bytes
-    /// a candidate, 12 MB at 1M addresses, 124 MB at 10M (single precision had been twice that);
-    /// the claims only rank and compare them, and a step is finer than any the trees split on.
+    /// a candidate, about 12 MB a million addresses (single precision had been twice that); the
+    /// claims only rank and compare them, and the second stage is fitted on claims made from the
+    /// same steps (`fit.py`), so its thresholds fall among them.
     private let firstProbability: [UInt16]
     /// Per building: the highest first-stage probability an address gives it, that address (-1:
     /// none), and the next highest from another address, in the same steps.

@@ -2,8 +2,8 @@ import Foundation
 
 /// `--write-evidence FILE`: every candidate of every address with its features, the other
 /// addresses' claims on it (`CompetingClaims`, from the first stage), and the model's
-/// probabilities (the first stage's, and the one the run decides by: the second stage's when the
-/// model has one), as CSV in address order: what `benchmarks/link-model/fit.py` fits a model on,
+/// probabilities (the first stage's, in the steps of 1/65535 the claims are made from, and the one
+/// the run decides by, unrounded: the second stage's when the model has one), as CSV in address order: what `benchmarks/link-model/fit.py` fits a model on,
 /// so the fitting reads exactly the numbers the run computes. Streamed to a temporary sibling,
 /// then renamed (at 1M addresses the file is a few gigabytes).
 enum EvidenceExport {
