@@ -2,16 +2,16 @@ import Foundation
 
 /// `--write-evidence FILE`: every candidate of every address with its features, the other
 /// addresses' claims on it (`CompetingClaims`, from the first stage), and the model's
-/// probabilities (the first stage's, in the steps of 1/65535 the claims are made from, and the one
-/// the run decides by, unrounded: the second stage's when the model has one), as CSV in address order: what `benchmarks/link-model/fit.py` fits a model on,
-/// so the fitting reads exactly the numbers the run computes. Streamed to a temporary sibling,
-/// then renamed (at 1M addresses the file is a few gigabytes).
+/// probabilities (the first stage's, in the steps of 1/65535 the claims are made from, and the
+/// one the run decides by, unrounded: the second stage's when the model has one), as CSV in
+/// address order: what `benchmarks/link-model/fit.py` fits a model on, so the fitting reads
+/// exactly the numbers the run computes. Streamed to a temporary sibling, then renamed (at 1M
+/// addresses the file is a few gigabytes).
 enum EvidenceExport {
     static func write(_ evidence: LinkEvidence, model: LinkModel, addressIDs: [String], buildingIDs: [String], to path: String,
                       pool: WorkerPool) throws(OutputError) {
         let temporary = path + ".tmp-\(getpid())"
-        let model = model.fixing([CandidateFeatures.runShareInside: evidence.shareInside,
-                                  CandidateFeatures.runMedianNearest: evidence.medianNearest])
+        let model = model.fixing(runOf: evidence)
         // Written for a one-stage model too (what a second stage fitted on this evidence will read);
         // only a second stage scores with them. (Freed on return: the decision makes its own, so
         // a run that writes evidence scores the first stage once more rather than hold these

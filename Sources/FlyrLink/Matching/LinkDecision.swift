@@ -22,8 +22,7 @@ enum LinkDecision {
     /// links are made (at 1M addresses the links were made beside 80 MB of it).
     static func decide(_ evidence: consuming LinkEvidence, model: LinkModel, options: LinkOptions, previous: [Int?]?,
                        pool: WorkerPool) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
-        let model = model.fixing([CandidateFeatures.runShareInside: evidence.shareInside,
-                                  CandidateFeatures.runMedianNearest: evidence.medianNearest])
+        let model = model.fixing(runOf: evidence)
         // Two passes when the model has a second stage: every candidate by the first, then each
         // address again beside the others' claims on its candidates.
         let claims = model.second == nil ? nil : CompetingClaims(evidence, model: model, pool: pool)

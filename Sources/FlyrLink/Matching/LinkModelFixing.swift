@@ -7,4 +7,10 @@ extension LinkModel {
     func fixing(_ values: [Int: Double]) -> LinkModel {
         LinkModel(first: first.fixing(values), second: second?.fixing(values), calibration: calibration)
     }
+
+    /// `fixing` the run's two measures to the values `evidence` measured (what every scoring of a
+    /// run's candidates starts from: the decisions and the evidence file alike).
+    func fixing(runOf evidence: borrowing LinkEvidence) -> LinkModel {
+        fixing([CandidateFeatures.runShareInside: evidence.shareInside, CandidateFeatures.runMedianNearest: evidence.medianNearest])
+    }
 }
