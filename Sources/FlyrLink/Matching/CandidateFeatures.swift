@@ -178,30 +178,34 @@ struct LinkEvidence: Sendable {
     /// nearest footprint (of those with one within reach): how the source places its points.
     let shareInside: Double
     let medianNearest: Double
+    /// The counted addresses' part of the run's measures (all of a run's; a tile's own addresses'
+    /// in a distributed run, whose parts add up to the run's).
+    let measuresPart: RunMeasures
 
-    init(candidates: CandidateTable, accessory: [Bool], keys: AddressKeys, points: [Point2], reach: Double, pool: WorkerPool) {
+    /// `given`: the run's measures, when they are made from more than these addresses (a tile of a
+    /// distributed run); `counted`: which addresses make `measuresPart` (nil: all).
+    init(candidates: CandidateTable, accessory: [Bool], keys: AddressKeys, points: [Point2], reach: Double,
+         measures given: RunMeasures? = nil, counted: [Bool]? = nil, pool: WorkerPool) {
         self.candidates = candidates
         self.accessory = accessory
         houseKeys = keys.houseKeys
         streets = keys.streets
         numbers = keys.numbers
         self.reach = reach
-        // The run's two measures first: their sorted distances are gone before the rest is made
-        // (made last, they had been the evidence's peak: 8 MB more at 1M addresses).
-        var inside = 0
-        var nearest: [Float] = []
-        nearest.reserveCapacity(candidates.addressCount)
-        for a in 0..<candidates.addressCount {
-            guard let first = candidates.first(of: a) else { continue }
-            if first.covers { inside += 1 }
-            nearest.append(first.distance)
+        var part = RunMeasures()
+        for a in 0..<candidates.addressCount where counted?[a] ?? true {
+            let first = candidates.first(of: a)
+            part.addPlacement(covers: first?.covers, distance: first?.distance ?? 0)
         }
-        shareInside = candidates.addressCount == 0 ? 0 : (Double(inside) / Double(candidates.addressCount) * 1000).rounded() / 1000
-        nearest.sort()
-        medianNearest = nearest.isEmpty ? reach : (Double(nearest[nearest.count / 2]) * 100).rounded() / 100
-        nearest = []
         // The street sides first: their grid is gone before the groups are made (a lower peak).
-        sides = StreetSides(points: points, streets: streets, numbers: numbers, candidates: candidates, pool: pool)
+        sides = StreetSides(points: points, streets: streets, numbers: numbers, candidates: candidates, pool: pool) { plain in
+            for (a, v) in plain.enumerated() where v != 0 && counted?[a] ?? true { part.addVote(v, street: keys.streets[a]) }
+            return given ?? part
+        }
+        let measures = given ?? part
+        shareInside = measures.shareInside
+        medianNearest = measures.medianNearest(reach: reach)
+        measuresPart = part
         claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
         seers = IndexGroups(count: candidates.entryCount, keyCount: accessory.count) { Int(candidates.entry($0).building) }
     }

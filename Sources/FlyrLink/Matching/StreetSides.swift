@@ -27,7 +27,10 @@ struct StreetSides: Sendable {
 
     private let side: [Side]
 
-    init(points: [Point2], streets: [UInt64], numbers: [Int32], candidates: CandidateTable, pool: WorkerPool) {
+    /// `measures`: given every address's plain vote (0: none), the run's measures whose
+    /// conventions apply (made from these votes, or from more addresses than these).
+    init(points: [Point2], streets: [UInt64], numbers: [Int32], candidates: CandidateTable, pool: WorkerPool,
+         measures: ([Double]) -> RunMeasures) {
         let grid = BoxGrid(count: points.count, cellSize: 2 * Self.radius, pool: pool) { i in
             BBox(minX: points[i].x, minY: points[i].y, maxX: points[i].x, maxY: points[i].y)
         }
@@ -43,18 +46,12 @@ struct StreetSides: Sendable {
             else { return 0 }
             return numbers[a] % 2 == 1 ? v : -v
         }
-        var agree = 0.0, weight = 0.0
-        var byStreet: [UInt64: (agree: Double, weight: Double)] = [:]
-        for (a, v) in plain.enumerated() where v != 0 {
-            agree += v; weight += abs(v)
-            byStreet[streets[a], default: (0, 0)].agree += v
-            byStreet[streets[a], default: (0, 0)].weight += abs(v)
-        }
-        oddOnLeft = weight < 20 ? 0 : (agree / weight * 1000).rounded() / 1000
+        let run = measures(plain)
+        oddOnLeft = run.oddOnLeft
         for a in side.indices {
             // Where an address's own building plainly lies on one side, the convention adds nothing.
             side[a].unsure = Float(1 - abs(plain[a]))
-            if streets[a] != 0, let s = byStreet[streets[a]], s.weight >= 3 { side[a].streetOddOnLeft = Float(s.agree / s.weight) }
+            side[a].streetOddOnLeft = run.oddOnLeft(street: streets[a])
         }
         self.side = side
     }

@@ -1,0 +1,102 @@
+/// The measures of the whole run the decision reads: how the source places its points (the share
+/// inside a footprint, the median distance to the nearest one) and its numbering conventions (the
+/// run's and each street's, from the plain votes of `StreetSides`).
+///
+/// Kept as sums of per-address parts, each exact (counts; the votes in fixed point), so that parts
+/// made apart (one per tile of a distributed run) add up, in any order, to the very same measures
+/// as one run over every address.
+public struct RunMeasures: Sendable, Equatable, Codable {
+    /// A street's (or the run's) votes: the sum of the plain votes (odd numbers on the left as the
+    /// numbers rise: +1) and the sum of their sizes, in units of 2⁻⁴⁰ (a vote is at most 1 in size:
+    /// the sums of a billion votes fit).
+    public struct Votes: Sendable, Equatable, Codable {
+        public var agree: Int64 = 0
+        public var weight: Int64 = 0
+
+        static let unit = 1_099_511_627_776.0  // 2⁴⁰
+
+        mutating func add(_ vote: Double) {
+            let v = Int64((vote * Self.unit).rounded())
+            agree += v
+            weight += abs(v)
+        }
+
+        mutating func add(_ other: Votes) {
+            agree += other.agree
+            weight += other.weight
+        }
+
+        var weightInVotes: Double { Double(weight) / Self.unit }
+        var ratio: Double { Double(agree) / Double(weight) }
+    }
+
+    /// Addresses counted (with a candidate or not), and those inside a footprint.
+    public var addresses = 0
+    public var inside = 0
+    /// How many counted addresses have their nearest footprint at each distance, in centimetres (the
+    /// median is reported to the centimetre: rounding keeps the order, so the median of the rounded
+    /// distances is the rounded median).
+    public var nearestCentimetres: [Int: Int] = [:]
+    public var votes = Votes()
+    /// Keyed by the street's hash (`HouseNumber`'s), as 16 hexadecimal digits.
+    public var streets: [String: Votes] = [:]
+
+    public init() {}
+
+    /// Address `a` counted: where its nearest candidate is (none when it has none).
+    mutating func addPlacement(covers: Bool?, distance: Float) {
+        addresses += 1
+        guard let covers else { return }
+        if covers { inside += 1 }
+        nearestCentimetres[Int((Double(distance) * 100).rounded()), default: 0] += 1
+    }
+
+    /// A plain vote (non-zero) of an address on `street` (0: none).
+    mutating func addVote(_ vote: Double, street: UInt64) {
+        votes.add(vote)
+        streets[Self.key(street), default: Votes()].add(vote)
+    }
+
+    /// The sums of both.
+    public mutating func add(_ other: RunMeasures) {
+        addresses += other.addresses
+        inside += other.inside
+        for (k, n) in other.nearestCentimetres { nearestCentimetres[k, default: 0] += n }
+        votes.add(other.votes)
+        for (k, v) in other.streets { streets[k, default: Votes()].add(v) }
+    }
+
+    static func key(_ street: UInt64) -> String {
+        let hex = String(street, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The share of addresses inside a footprint, to 0.001.
+    var shareInside: Double {
+        addresses == 0 ? 0 : (Double(inside) / Double(addresses) * 1000).rounded() / 1000
+    }
+
+    /// The median distance to the nearest footprint of the addresses that have one within reach
+    /// (the upper one of an even count), to the centimetre; `reach` when none has.
+    func medianNearest(reach: Double) -> Double {
+        let count = nearestCentimetres.values.reduce(0, +)
+        guard count > 0 else { return reach }
+        var below = 0
+        for k in nearestCentimetres.keys.sorted() {
+            below += nearestCentimetres[k]!
+            if below > count / 2 { return Double(k) / 100 }
+        }
+        preconditionFailure("unreachable: the counts add up to \(count)")
+    }
+
+    /// The run's numbering convention (`StreetSides.oddOnLeft`): 0 with fewer than 20 plain votes.
+    var oddOnLeft: Double {
+        votes.weightInVotes < 20 ? 0 : (votes.ratio * 1000).rounded() / 1000
+    }
+
+    /// A street's own convention: 0 with fewer than 3 plain votes.
+    func oddOnLeft(street: UInt64) -> Float {
+        guard street != 0, let s = streets[Self.key(street)], s.weightInVotes >= 3 else { return 0 }
+        return Float(s.ratio)
+    }
+}
