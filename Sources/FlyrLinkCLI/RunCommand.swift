@@ -44,6 +44,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write every candidate building's features, claims and scores to this CSV file (for fitting a link model).")
     var writeEvidence: String?
 
+    @Option(help: "A directory holding a distributed run's plan.json and its tiles' decisions (flyr-link plan, flyr-link tile link): the links are those, not made again.")
+    var decisions: String?
+
     func validate() throws {
         if let only, only != "links" && only != "all" { throw ValidationError("--only takes links") }
         if let format, OutputFormat(rawValue: format) == nil { throw ValidationError("--format takes dir, gpkg, fgb or parquet, not '\(format)'") }
@@ -73,7 +76,8 @@ struct RunCommand: ParsableCommand {
             flags.linkModel = linkModel
             flags.writeEvidence = writeEvidence
             let settings = try pipeline.map { p throws(InputError) in flags.merged(over: try PipelineFile.load(p)) } ?? flags
-            let options = try settings.options()
+            var options = try settings.options()
+            options.decisionsDirectory = decisions
             // A directory that may not be replaced fails the run now, not after all the linking.
             try OutputTarget.check(options)
             let progress = linking.progress

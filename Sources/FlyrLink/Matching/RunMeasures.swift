@@ -1,3 +1,5 @@
+import Foundation
+
 /// The measures of the whole run the decision reads: how the source places its points (the share
 /// inside a footprint, the median distance to the nearest one) and its numbering conventions (the
 /// run's and each street's, from the plain votes of `StreetSides`).
@@ -42,6 +44,33 @@ public struct RunMeasures: Sendable, Equatable, Codable {
     public var streets: [String: Votes] = [:]
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case addresses, inside, nearestCentimetres = "nearest_centimetres", votes, streets
+    }
+
+    /// The histogram as pairs in ascending order of distance (a dictionary's order is not fixed:
+    /// the same measures must give the same bytes).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(addresses, forKey: .addresses)
+        try c.encode(inside, forKey: .inside)
+        try c.encode(nearestCentimetres.keys.sorted().map { [$0, nearestCentimetres[$0]!] }, forKey: .nearestCentimetres)
+        try c.encode(votes, forKey: .votes)
+        try c.encode(streets, forKey: .streets)
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        addresses = try c.decode(Int.self, forKey: .addresses)
+        inside = try c.decode(Int.self, forKey: .inside)
+        for pair in try c.decode([[Int]].self, forKey: .nearestCentimetres) {
+            guard pair.count == 2 else { throw DecodingError.dataCorruptedError(forKey: .nearestCentimetres, in: c, debugDescription: "a pair") }
+            nearestCentimetres[pair[0], default: 0] += pair[1]
+        }
+        votes = try c.decode(Votes.self, forKey: .votes)
+        streets = try c.decode([String: Votes].self, forKey: .streets)
+    }
 
     /// Address `a` counted: where its nearest candidate is (none when it has none).
     mutating func addPlacement(covers: Bool?, distance: Float) {
@@ -98,5 +127,23 @@ public struct RunMeasures: Sendable, Equatable, Codable {
     func oddOnLeft(street: UInt64) -> Float {
         guard street != 0, let s = streets[Self.key(street)], s.weightInVotes >= 3 else { return 0 }
         return Float(s.ratio)
+    }
+}
+
+extension RunMeasures {
+    public static func read(_ path: String) throws(InputError) -> RunMeasures {
+        guard let data = FileManager.default.contents(atPath: path) else { throw InputError("measures: cannot read \(path)") }
+        do { return try JSONDecoder().decode(RunMeasures.self, from: data) } catch {
+            throw InputError("measures: \(path) is not a run's measures (flyr-link tile measures, tile sum): \(error)")
+        }
+    }
+
+    /// Written whole or not at all (a temporary sibling, renamed); the same measures give the same bytes.
+    public func write(to path: String) throws(OutputError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do { try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+            throw OutputError("measures: cannot write \(path): \(error.localizedDescription)")
+        }
     }
 }

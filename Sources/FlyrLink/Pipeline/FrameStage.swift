@@ -14,6 +14,8 @@ struct FramedLayers {
     var repaired = 0
     var outsideBuildings = 0
     var outsideAddresses = 0
+    /// A tile run's (`options.tile`): what it kept, and each kept row's index in the whole run.
+    var tileScope: TileScope?
 }
 
 extension LinkPipeline {
@@ -76,6 +78,11 @@ extension LinkPipeline {
                 addresses.keep(keepAddress)
                 addressPoints = zip(addressPoints, keepAddress).filter(\.1).map(\.0)
                 if writesRecords { addressLonLat = zip(addressLonLat, keepAddress).filter(\.1).map(\.0) }
+            }
+            if let task = options.tile {
+                precondition(!writesRecords, "a tile run writes no records")
+                layers.tileScope = TileScope.cut(task, footprints: &metric, points: &addressPoints, buildingRows: buildings,
+                                                 addressRows: addresses, pool: pool)
             }
             layers.buildingRejects.sort { $0.sourceRow < $1.sourceRow }
             layers.buildingRows = buildings

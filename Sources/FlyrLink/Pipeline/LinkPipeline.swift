@@ -49,9 +49,7 @@ public struct LinkPipeline {
         let fingerprints = InputFingerprints(inputs.buildingSource, inputs.addressSource)
         // (Each layer's box apart: layers that do not overlap are warned of.)
         let boxes = Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool)
-        var union = boxes.addresses
-        union.extend(boxes.buildings)
-        let frame = LocalMetricFrame.centred(on: inputs.territory?.footprint.bbox ?? union)
+        let frame = Self.frame(inputs.territory, boxes)
         var layers = frameStage(&inputs, frame: frame, clock, pool)          // frame
         var indexed = indexStage(&layers, clock, pool)                       // index
         var matched = try matchStage(&indexed, &layers, clock, pool)         // match

@@ -24,7 +24,12 @@ extension LinkPipeline {
             var addresses: [AddressPoint] = []
             var houseKeys: HouseKeys?
             var parked: (footprints: ParkedFootprints, addressPoints: [Point2])?
-            if options.link.strategy == .naive {
+            if let directory = options.decisionsDirectory {
+                // A distributed run's tiles decided; the scene serves the split, as the baseline's.
+                decided = try TileDecisions.merged(directory, options: options, addresses: indexed.scene!.addressPoints.count,
+                                                   buildings: indexed.buildingCount)
+                addresses = layers.addressRows.take()!.restore(pool: pool)
+            } else if options.link.strategy == .naive {
                 decided = naiveMatch(indexed.scene!, index: indexed.index.take()!, accessory: indexed.accessory, previous: previous,
                                      addresses: &addresses, parkedAddresses: &layers.addressRows, pool: pool)
             } else {
@@ -77,15 +82,8 @@ extension LinkPipeline {
             FileHandle.standardError.write(Data("flyr-link: warning: \(error.message); this run links each address to its nearest candidate\n".utf8))
             model = .success(LinkModel.neutral)
         }
-        let candidates = CandidateSearch.candidates(scene!, index: index.take()!, options: options.link, pool: pool)
-        precondition(scene!.buildings.isEmpty, "the search runs on every building")
-        let parked = ParkedFootprints(scene!.footprints, buildings: candidates.buildingsSeenTwice(), pool: pool)
-        let points = scene!.addressPoints
-        BackgroundRelease.dropAndTrim(scene.take())
-        let keys = AddressKeys(parkedAddresses!, pool: pool)
-        houseKeys = keys.houseKeys
-        let evidence = LinkEvidence(candidates: candidates, accessory: accessory, keys: consume keys, points: points,
-                                    reach: options.link.maxDistance, pool: pool)
+        let (evidence, parked) = linkEvidence(&scene, index: &index, accessory: accessory, houseKeys: &houseKeys,
+                                              parkedAddresses: parkedAddresses!, pool: pool)
         if let path = options.evidencePath {
             try EvidenceExport.write(evidence, model: try model.get(), addressIDs: parkedAddresses!.map(pool: pool) { $1.id },
                                      buildingIDs: parkedBuildings.map(pool: pool) { $1.id }, to: path, pool: pool)
@@ -93,6 +91,23 @@ extension LinkPipeline {
         let decided = LinkDecision.decide(consume evidence, model: try model.get(), options: options.link, previous: previous, pool: pool)
         addresses = parkedAddresses.take()!.restore(pool: pool)  // (after the evidence is freed)
         return (decided, parked)
+    }
+
+    /// candidates → evidence. Once the candidates are found, the grid is dropped and `scene` freed,
+    /// the footprints of the buildings two addresses or more have among their candidates parked.
+    /// `measures`, `counted`: see `LinkEvidence.init` (a tile of a distributed run).
+    func linkEvidence(_ scene: inout MetricScene?, index: inout FootprintIndex?, accessory: [Bool], houseKeys: inout HouseKeys?,
+                      parkedAddresses: ParkedRows<AddressPoint>, measures: RunMeasures? = nil, counted: [Bool]? = nil,
+                      pool: WorkerPool) -> (LinkEvidence, ParkedFootprints) {
+        let candidates = CandidateSearch.candidates(scene!, index: index.take()!, options: options.link, pool: pool)
+        precondition(scene!.buildings.isEmpty, "the search runs on every building")
+        let parked = ParkedFootprints(scene!.footprints, buildings: candidates.buildingsSeenTwice(), pool: pool)
+        let points = scene!.addressPoints
+        BackgroundRelease.dropAndTrim(scene.take())
+        let keys = AddressKeys(parkedAddresses, pool: pool)
+        houseKeys = keys.houseKeys
+        return (LinkEvidence(candidates: candidates, accessory: accessory, keys: consume keys, points: points,
+                             reach: options.link.maxDistance, measures: measures, counted: counted, pool: pool), parked)
     }
 
     /// The buildings (ascending) that two links or more name: the only possible townhouse rows.

@@ -61,6 +61,13 @@ public struct RunOptions: Sendable, Codable {
     /// Where to write every candidate's features and score as CSV (for fitting a link model).
     public var evidencePath: String?
 
+    /// One pass of one tile of a distributed run (`flyr-link tile`): the run stops after the
+    /// decisions (see `LinkPipeline.runTile`).
+    public var tile: TileTask?
+    /// A directory holding a distributed run's plan (plan.json) and its tiles' decisions
+    /// (`TileDecisions`), taken in place of the match stage's own (`flyr-link run --decisions`).
+    public var decisionsDirectory: String?
+
     public static var defaultThreads: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) }
 
     public init(buildings: SourceSpec, addresses: SourceSpec, outputDirectory: String) {

@@ -1,0 +1,74 @@
+/// Cuts the addresses' points into tiles of nearly equal address counts: the box is halved again
+/// and again across its longer side (of the points in it), at the point that splits its count in
+/// the ratio of the tiles each half gets. Deterministic: ties in a coordinate are ordered by
+/// address, and a point on a cut belongs to the upper half (as `TileBounds.contains` has it).
+enum TileCutter {
+    static func cut(_ points: [Point2], into count: Int) -> [TileBounds] {
+        var tiles: [TileBounds] = []
+        cut(Array(points.indices), points, bounds: .everywhere, into: max(1, count), appending: &tiles)
+        return tiles
+    }
+
+    private static func cut(_ members: [Int], _ points: [Point2], bounds: TileBounds, into count: Int, appending tiles: inout [TileBounds]) {
+        guard count > 1 else { tiles.append(bounds); return }
+        var box = BBox.empty
+        for i in members { box.extend(points[i]) }
+        let alongX = box.isEmpty || box.maxX - box.minX >= box.maxY - box.minY
+        let coordinate: (Int) -> Double = alongX ? { points[$0].x } : { points[$0].y }
+        let sorted = members.sorted { (coordinate($0), $0) < (coordinate($1), $1) }
+        let lowerTiles = count / 2
+        let k = sorted.count * lowerTiles / count
+        // The cut: at the k-th point's coordinate (points on it go up); with no points, the middle
+        // of the bounds or 0.
+        let at: Double
+        if k < sorted.count { at = coordinate(sorted[k]) } else if let last = sorted.last { at = coordinate(last).nextUp } else { at = 0 }
+        var lower = bounds, upper = bounds
+        if alongX { lower.maxX = at; upper.minX = at } else { lower.maxY = at; upper.minY = at }
+        let split = sorted.partitioningIndex { coordinate($0) >= at }
+        cut(Array(sorted[..<split]), points, bounds: lower, into: lowerTiles, appending: &tiles)
+        cut(Array(sorted[split...]), points, bounds: upper, into: count - lowerTiles, appending: &tiles)
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `belongsAbove` (the elements are ordered so that all
+    /// that do come after all that do not).
+    fileprivate func partitioningIndex(where belongsAbove: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if belongsAbove(self[mid]) { high = mid } else { low = mid + 1 }
+        }
+        return low
+    }
+}
+
+/// How far around a tile its addresses' decisions read (see docs/distributed.md): with `r` the
+/// reach (maximum distance) and `D` the largest extent (box diagonal) of the buildings near the tile,
+/// an address's candidates are within r, their seers within r + D + r, those seers' candidates'
+/// seers another 2r + D out, and their candidates r further; the street sides read same-street
+/// neighbours within 50 m and their candidates; the accessory test reads buildings within its
+/// radius of a candidate. D is found per tile, growing the halo until no building met is longer.
+enum TileHalo {
+    static let margin = 1.0
+
+    static func link(around bounds: TileBounds, footprintBoxes: [BBox], options: LinkOptions) -> TilePlan.Halo {
+        let r = options.maxDistance
+        var extent = 0.0
+        while true {
+            let addresses = max(4 * r + 2 * extent, 2 * r + extent + StreetSides.radius) + margin
+            let halo = TilePlan.Halo(addresses: addresses, buildings: addresses + r + options.accessoryRadius + margin)
+            var longest = 0.0
+            for box in footprintBoxes where bounds.meets(box, within: halo.buildings) {
+                longest = max(longest, ((box.maxX - box.minX) * (box.maxX - box.minX) + (box.maxY - box.minY) * (box.maxY - box.minY)).squareRoot())
+            }
+            if longest <= extent { return halo }
+            extent = longest
+        }
+    }
+
+    /// The run's measures read an address's candidates and its street's neighbours' points.
+    static func measures(options: LinkOptions) -> TilePlan.Halo {
+        TilePlan.Halo(addresses: StreetSides.radius + margin, buildings: options.maxDistance + margin)
+    }
+}

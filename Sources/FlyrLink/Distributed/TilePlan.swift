@@ -1,0 +1,165 @@
+import Foundation
+
+/// A distributed run's plan (`flyr-link plan`): the run's options, its metric frame, the inputs it
+/// was made from, and the territory cut into tiles. A tile task (`flyr-link tile`) reads the plan
+/// alone; the finishing run (`flyr-link run --decisions`) checks that the plan is its own.
+public struct TilePlan: Sendable, Codable {
+    public static let format = "flyr-link-plan"
+    public static let version = 1
+
+    public var format = TilePlan.format
+    public var version = TilePlan.version
+    /// The run's options (sources, fields, linking): what every tile task links with.
+    public var options: RunOptions
+    /// The frame of the whole run: a tile's footprints and points are measured in it, so that its
+    /// distances are to the bit those of one run.
+    public var frame: LocalMetricFrame
+    /// Each input file's size and SHA-256, to tell a plan from one made of other data.
+    public var inputs: [InputFile]
+    public var addresses: Int
+    public var buildings: Int
+    public var tiles: [Tile]
+
+    public struct InputFile: Sendable, Codable, Equatable {
+        public var path: String
+        public var bytes: Int
+        public var sha256: String
+    }
+
+    /// One tile: its own addresses are those whose point (in the frame) lies in `bounds`; it reads
+    /// the addresses and buildings within its halos around them, for context.
+    public struct Tile: Sendable, Codable, Equatable {
+        public var index: Int
+        public var bounds: TileBounds
+        public var addresses: Int
+        /// How far around the tile the decision of its addresses reads (metres): addresses within
+        /// `linkHalo.addresses`, buildings that meet the box `linkHalo.buildings` around it.
+        public var linkHalo: Halo
+        /// The same for the run's measures (a smaller reach: an address's candidates and its street).
+        public var measureHalo: Halo
+    }
+
+    public struct Halo: Sendable, Codable, Equatable {
+        public var addresses: Double
+        public var buildings: Double
+    }
+
+    public init(options: RunOptions, frame: LocalMetricFrame, inputs: [InputFile], addresses: Int, buildings: Int, tiles: [Tile]) {
+        self.options = options
+        self.frame = frame
+        self.inputs = inputs
+        self.addresses = addresses
+        self.buildings = buildings
+        self.tiles = tiles
+    }
+
+    public static func read(_ path: String) throws(InputError) -> TilePlan {
+        guard let data = FileManager.default.contents(atPath: path) else { throw InputError("plan: cannot read \(path)") }
+        let plan: TilePlan
+        do { plan = try JSONDecoder().decode(TilePlan.self, from: data) } catch {
+            throw InputError("plan: \(path) is not a flyr-link plan (\(error))")
+        }
+        guard plan.format == format, plan.version == version else {
+            throw InputError("plan: \(path) is a \(plan.format) version \(plan.version); this build reads \(format) version \(version)")
+        }
+        return plan
+    }
+
+    /// Written whole or not at all (a temporary sibling, renamed).
+    public func write(to path: String) throws(OutputError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        do { try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
+            throw OutputError("plan: cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// The inputs' sizes and SHA-256 (files only: a database or a URL is not fingerprinted).
+    static func fingerprints(_ options: RunOptions) -> [InputFile] {
+        ([options.buildings, options.addresses] + (options.territory.map { [$0] } ?? [])).compactMap { spec in
+            let path = spec.location
+            guard let attrs = try? FileManager.default.attributesOfItem(atPath: path),
+                  (attrs[.type] as? FileAttributeType) == .typeRegular, let size = attrs[.size] as? Int,
+                  let digest = SHA256.fingerprint(path) else { return nil }
+            return InputFile(path: path, bytes: size, sha256: digest)
+        }
+    }
+
+    /// Whether the inputs are still those the plan was made from: one clear error if not.
+    func checkInputs() throws(InputError) {
+        for file in inputs {
+            let now = Self.fingerprints(options).first { $0.path == file.path }
+            guard let now, now == file else {
+                throw InputError("plan: \(file.path) is not the file the plan was made from (it was \(file.bytes) bytes, SHA-256 \(file.sha256.prefix(12))…); make the plan again")
+            }
+        }
+    }
+}
+
+/// A tile's box in the frame (metres), half-open: a point on an edge belongs to the tile above or
+/// to the right of it. A missing bound is unbounded, so that the tiles cover the whole plane and
+/// every address belongs to exactly one.
+public struct TileBounds: Sendable, Codable, Equatable {
+    public var minX: Double?
+    public var minY: Double?
+    public var maxX: Double?
+    public var maxY: Double?
+
+    public static let everywhere = TileBounds()
+
+    public init(minX: Double? = nil, minY: Double? = nil, maxX: Double? = nil, maxY: Double? = nil) {
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
+    }
+
+    public func contains(_ p: Point2) -> Bool {
+        (minX.map { p.x >= $0 } ?? true) && (maxX.map { p.x < $0 } ?? true)
+            && (minY.map { p.y >= $0 } ?? true) && (maxY.map { p.y < $0 } ?? true)
+    }
+
+    /// Within `margin` of the box (a square margin: a superset of the round one).
+    func near(_ p: Point2, within margin: Double) -> Bool {
+        (minX.map { p.x >= $0 - margin } ?? true) && (maxX.map { p.x <= $0 + margin } ?? true)
+            && (minY.map { p.y >= $0 - margin } ?? true) && (maxY.map { p.y <= $0 + margin } ?? true)
+    }
+
+    func meets(_ box: BBox, within margin: Double) -> Bool {
+        !box.isEmpty
+            && (minX.map { box.maxX >= $0 - margin } ?? true) && (maxX.map { box.minX <= $0 + margin } ?? true)
+            && (minY.map { box.maxY >= $0 - margin } ?? true) && (maxY.map { box.minY <= $0 + margin } ?? true)
+    }
+}
+
+extension SourceSpec {
+    /// The same source with a local file or directory named by its canonical absolute path: a
+    /// plan is read by tasks that run elsewhere.
+    var resolved: SourceSpec {
+        guard let path = realpath(location, nil) else { return self }
+        defer { free(path) }
+        var r = self
+        r.location = String(cString: path)
+        return r
+    }
+}
+
+extension RunOptions {
+    /// The sources and the link model named by canonical absolute paths (see `SourceSpec.resolved`).
+    var resolvingPaths: RunOptions {
+        var r = self
+        r.buildings = buildings.resolved
+        r.addresses = addresses.resolved
+        r.territory = territory?.resolved
+        r.linkModelPath = linkModelPath.map { SourceSpec(location: $0).resolved.location }
+        return r
+    }
+
+    /// Whether a plan made with `plan`'s options links as this run does: the same sources (however
+    /// their paths were typed), fields and linking.
+    func linksLike(_ plan: RunOptions) -> Bool {
+        let a = resolvingPaths, b = plan.resolvingPaths
+        return a.buildings == b.buildings && a.addresses == b.addresses && a.territory == b.territory && a.fields == b.fields
+            && a.link == b.link && a.linkModelPath == b.linkModelPath && a.parquetReader == b.parquetReader && a.heightUnit == b.heightUnit
+    }
+}

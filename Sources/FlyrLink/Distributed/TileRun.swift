@@ -1,0 +1,115 @@
+import Foundation
+
+/// How many tiles a plan cuts: so many, or one per so many addresses.
+public enum TileCount: Sendable {
+    case exact(Int)
+    case perAddresses(Int)
+
+    func count(addresses: Int) -> Int {
+        switch self {
+        case .exact(let n): max(1, n)
+        case .perAddresses(let per): max(1, (addresses + per - 1) / max(1, per))
+        }
+    }
+}
+
+/// A distributed run's steps on one machine's share of the work: the plan (the frame and the
+/// tiles), one pass of one tile, and the decisions of every tile read back for the outputs.
+extension LinkPipeline {
+    /// plan: the sources read and framed as a run reads them, the addresses cut into `tiles` tiles
+    /// of nearly equal counts, each with the halos its passes read.
+    public func plan(tiles: TileCount) throws -> TilePlan {
+        try options.validate()
+        guard options.tile == nil, options.decisionsDirectory == nil else { throw InputError("plan: give the sources, not a tile or decisions") }
+        var quiet = options
+        quiet.only = .links
+        quiet.outputDirectory = ""
+        let pipeline = LinkPipeline(options: quiet, observer: observer)
+        let clock = Clock()
+        let pool = WorkerPool(threads: options.threads)
+        var inputs = try pipeline.readAndIngest(clock, pool)
+        let frame = pipeline.runFrame(inputs, pool: pool)
+        let layers = pipeline.frameStage(&inputs, frame: frame, clock, pool)
+        let points = layers.points!, footprints = layers.footprints!
+        let boxes = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].bbox }
+        let bounds = TileCutter.cut(points, into: tiles.count(addresses: points.count))
+        let planned = stage(.index, clock, "tiles", items: { $0.count }) { () -> ([TilePlan.Tile], String) in
+            let tiles = pool.map(bounds.count, chunkSize: 1) { _, t in
+                TilePlan.Tile(index: t, bounds: bounds[t], addresses: points.reduce(0) { bounds[t].contains($1) ? $0 + 1 : $0 },
+                              linkHalo: TileHalo.link(around: bounds[t], footprintBoxes: boxes, options: options.link),
+                              measureHalo: TileHalo.measures(options: options.link))
+            }
+            return (tiles, "\(tiles.count) tiles")
+        }
+        return TilePlan(options: options.resolvingPaths, frame: frame, inputs: TilePlan.fingerprints(options.resolvingPaths), addresses: points.count,
+                        buildings: footprints.count, tiles: planned)
+    }
+
+    /// What a tile's pass gives: its own addresses' part of the run's measures, or their decisions.
+    public enum TileOutput: Sendable {
+        case measures(RunMeasures)
+        case decisions(TileDecisions)
+    }
+
+    /// One pass of the tile `options.tile`: the sources read as a run reads them, cut to the
+    /// tile and its halo, and the evidence of every address kept made; of its own addresses, the
+    /// part of the run's measures, or (given the run's measures) the decisions.
+    public func runTile() throws -> TileOutput {
+        try options.validate()
+        guard let task = options.tile else { throw InputError("tile: no tile given") }
+        guard options.link.strategy == .flyr, options.previousLinks.isEmpty, options.evidencePath == nil, !writesRecords else {
+            throw InputError("tile: a tile links with the link model, writes links only, and takes no previous links or evidence file")
+        }
+        let model = try (options.linkModelPath.map { path throws(InputError) in .success(try LinkModel(path: path)) } ?? LinkModel.compiledIn).get()
+        let clock = Clock()
+        let pool = WorkerPool(threads: options.threads)
+        var inputs = try readAndIngest(clock, pool)
+        let frame = runFrame(inputs, pool: pool)
+        guard frame == task.frame else {
+            throw InputError("tile \(task.tile.index): the sources are not those of the plan (their frame is centred on \(frame.centerLon), \(frame.centerLat), the plan's on \(task.frame.centerLon), \(task.frame.centerLat)); make the plan again")
+        }
+        var layers = frameStage(&inputs, frame: frame, clock, pool)
+        let scope = layers.tileScope!
+        var indexed = indexStage(&layers, clock, pool)
+        return try stage(.match, clock, items: { _ in scope.own.count }) { () throws -> (TileOutput, String) in
+            var houseKeys: HouseKeys?
+            let (evidence, _) = linkEvidence(&indexed.scene, index: &indexed.index, accessory: indexed.accessory, houseKeys: &houseKeys,
+                                             parkedAddresses: layers.addressRows!, measures: task.measures, counted: scope.own, pool: pool)
+            switch task.pass {
+            case .measures:
+                return (.measures(evidence.measuresPart), "tile \(task.tile.index): measures of \(evidence.measuresPart.addresses) addresses")
+            case .link:
+                guard task.measures != nil else { throw InputError("tile \(task.tile.index): the link pass needs the run's measures") }
+                let decided = LinkDecision.decide(consume evidence, model: model, options: options.link, previous: nil, pool: pool)
+                return (.decisions(scope.decisions(decided, tile: task.tile.index)), "tile \(task.tile.index): decided")
+            }
+        }
+    }
+
+    /// The run's frame: centred on the territory, or on both layers' extent.
+    func runFrame(_ inputs: ReadLayers, pool: WorkerPool) -> LocalMetricFrame {
+        Self.frame(inputs.territory, Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool))
+    }
+
+    static func frame(_ territory: Territory?, _ boxes: (addresses: BBox, buildings: BBox)) -> LocalMetricFrame {
+        var union = boxes.addresses
+        union.extend(boxes.buildings)
+        return LocalMetricFrame.centred(on: territory?.footprint.bbox ?? union)
+    }
+}
+
+extension TileScope {
+    /// The own addresses' outcomes, by their indices in the whole run.
+    func decisions(_ decided: (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]), tile: Int) -> TileDecisions {
+        var outcomes: [TileDecisions.Outcome] = []
+        for (a, reason) in decided.unlinked.enumerated() where own[a] && reason != nil {
+            outcomes.append(.init(address: addresses[a], building: -1, method: .proximity, confidence: 0, distance: 0, unlinked: reason))
+        }
+        for l in decided.links where own[l.addressIndex] {
+            outcomes.append(.init(address: addresses[l.addressIndex], building: buildings[l.buildingIndex], method: l.method,
+                                  confidence: l.confidence, distance: l.distance, unlinked: nil))
+        }
+        outcomes.sort { $0.address < $1.address }
+        return TileDecisions(tile: tile, outcomes: outcomes)
+    }
+}

@@ -1,0 +1,50 @@
+/// One pass of one tile of a distributed run, as a run's options carry it (`flyr-link tile`).
+public struct TileTask: Sendable, Codable {
+    public enum Pass: String, Sendable, Codable {
+        /// The tile's own addresses' part of the run's measures.
+        case measures
+        /// The tile's own addresses' decisions, given the run's measures.
+        case link
+    }
+
+    public var pass: Pass
+    public var tile: TilePlan.Tile
+    /// The plan's frame: the run's own must be the same (the same sources).
+    public var frame: LocalMetricFrame
+    /// The run's measures (the link pass).
+    public var measures: RunMeasures?
+
+    public init(pass: Pass, tile: TilePlan.Tile, frame: LocalMetricFrame, measures: RunMeasures?) {
+        self.pass = pass
+        self.tile = tile
+        self.frame = frame
+        self.measures = measures
+    }
+
+    var halo: TilePlan.Halo { pass == .measures ? tile.measureHalo : tile.linkHalo }
+}
+
+/// What a tile run keeps of the run's layers: the buildings and addresses within its halo, each
+/// with its index in the whole run (so that ties between them fall as in one run: the kept keep
+/// their order), and which of the addresses are the tile's own.
+struct TileScope {
+    var buildings: [Int32]
+    var addresses: [Int32]
+    var own: [Bool]
+
+    /// The scope of `task` over the run's footprints and points (in the frame), both cut to it in
+    /// place, and the parked rows with them.
+    static func cut(_ task: TileTask, footprints: inout FootprintStore, points: inout [Point2],
+                    buildingRows: ParkedRows<Building>, addressRows: ParkedRows<AddressPoint>, pool: WorkerPool) -> TileScope {
+        let bounds = task.tile.bounds, halo = task.halo
+        let keepBuilding = pool.map(footprints.count, chunkSize: 16_384) { _, i in bounds.meets(footprints[i].bbox, within: halo.buildings) }
+        let keepAddress = points.map { bounds.near($0, within: halo.addresses) }
+        let buildings = keepBuilding.indices.compactMap { keepBuilding[$0] ? Int32($0) : nil }
+        let addresses = keepAddress.indices.compactMap { keepAddress[$0] ? Int32($0) : nil }
+        buildingRows.keep(keepBuilding)
+        addressRows.keep(keepAddress)
+        footprints = FootprintStore(footprints, order: buildings, pool: pool)
+        points = addresses.map { points[Int($0)] }
+        return TileScope(buildings: buildings, addresses: addresses, own: points.map(bounds.contains))
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import FlyrLink
+import Foundation
+
+/// `flyr-link tile`: one pass of one tile of a plan, and the sum of the tiles' measures.
+struct TileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tile",
+        abstract: "One tile of a distributed run: its part of the run's measures, or its addresses' decisions.",
+        discussion: "A distributed run: flyr-link plan; for every tile, tile measures; tile sum; for every tile, tile link; then flyr-link run --decisions DIR with the plan and the tiles' decisions in DIR (docs/distributed.md).",
+        subcommands: [TileMeasuresCommand.self, TileSumCommand.self, TileLinkCommand.self]
+    )
+}
+
+/// Which tile of which plan, shared by the passes.
+struct TileOptions: ParsableArguments {
+    @Option(help: "The plan (flyr-link plan).")
+    var plan: String
+
+    @Option(help: "The tile's index in the plan.")
+    var tile: Int
+
+    @Option(help: "Worker threads (default: the machine's cores). Outputs do not depend on it.")
+    var threads: Int?
+
+    func validate() throws {
+        if tile < 0 { throw ValidationError("--tile must be ≥ 0") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+    }
+
+    /// The plan's options for this tile's `pass`.
+    func options(_ pass: TileTask.Pass, measures: RunMeasures?) throws -> RunOptions {
+        let plan = try TilePlan.read(self.plan)
+        guard tile < plan.tiles.count else { throw InputError("tile: the plan has \(plan.tiles.count) tiles; there is no tile \(tile)") }
+        var options = plan.options
+        options.only = .links
+        options.outputDirectory = ""
+        options.threads = threads ?? RunOptions.defaultThreads
+        options.tile = TileTask(pass: pass, tile: plan.tiles[tile], frame: plan.frame, measures: measures)
+        return options
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import FlyrLink
+import Foundation
+
+/// `flyr-link tile link`: a tile's own addresses' decisions.
+struct TileLinkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "link",
+        abstract: "Decide a tile's own addresses, given the run's measures (flyr-link tile sum), into a decisions file."
+    )
+
+    @OptionGroup var tile: TileOptions
+
+    @Option(help: "The run's measures (flyr-link tile sum).")
+    var measures: String
+
+    @Option(name: [.short, .long], help: "Where to write the decisions (replaced whole); flyr-link run --decisions DIR reads DIR/\(TileDecisions.fileName(tile: 0)) and the others.")
+    var out: String
+
+    func run() throws {
+        do {
+            let options = try tile.options(.link, measures: try RunMeasures.read(measures))
+            guard case .decisions(let decisions) = try LinkPipeline(options: options).runTile() else {
+                preconditionFailure("the link pass gives decisions")
+            }
+            try decisions.write(to: out)
+        } catch {
+            CLIError.exit(with: error)
+        }
+    }
+}
