@@ -1,0 +1,136 @@
+"""The Spark driver of a distributed flyr-link run (submitted by distributed/flyr-link-spark).
+
+The steps (docs/distributed.md):
+  1. plan, on the driver: `flyr-link plan` cuts the run into tiles, each with its halo;
+  2. every tile's part of the run's measures, one Spark task a tile (`flyr-link tile measures`);
+  3. their sum, on the driver (`flyr-link tile sum`);
+  4. every tile's decisions, one Spark task a tile (`flyr-link tile link`);
+  5. the outputs from the decisions, on the driver (`flyr-link run --decisions`): the same files,
+     byte for byte, as one `flyr-link run` with the same options.
+The executors run the flyr-link binary the driver ships them (SparkContext.addFile). A task writes
+its file whole or not at all, so a task that fails or is killed is simply run again by Spark; the
+work directory goes once the run has ended, whichever way it ended.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import uuid
+
+from pyspark import SparkConf, SparkContext, SparkFiles
+
+# The options of `flyr-link run` that `flyr-link plan` takes too (they decide the links), and
+# whether each takes a value. Every option also goes to the final `flyr-link run`.
+PLAN_OPTIONS = {
+    "--buildings-layer": True, "--buildings-crs": True, "--addresses-layer": True, "--addresses-crs": True,
+    "--territory": True, "--territory-layer": True, "--address-field": True, "--building-field": True,
+    "--max-distance": True, "--units": True, "--parquet-reader": True, "--height-unit": True,
+    "--link-model": True, "--allow-empty": False,
+}
+
+
+class TileFailed(Exception):
+    pass
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(prog="flyr-link-spark", add_help=True)
+    p.add_argument("--flyr-link", required=True, help=argparse.SUPPRESS)
+    p.add_argument("--tiles", type=int, help="how many tiles (default: one per 100,000 addresses)")
+    p.add_argument("--work", help="a directory every worker sees, for the plan and the tiles' files (default: a hidden sibling of --out)")
+    p.add_argument("--buildings", required=True)
+    p.add_argument("--addresses", required=True)
+    p.add_argument("--out", required=True)
+    args, rest = p.parse_known_args(argv)
+    if args.tiles is not None and args.tiles < 1:
+        p.error("--tiles must be at least 1")
+    if any(a == "--matcher" or a.startswith("--matcher=") for a in rest):
+        p.error("--matcher: a distributed run links with the link model (the baseline runs on one machine: flyr-link run --matcher naive)")
+    if any(a == "--write-evidence" or a.startswith("--write-evidence=") for a in rest):
+        p.error("--write-evidence is not written by a distributed run")
+    plan_args, i = [], 0
+    while i < len(rest):
+        name = rest[i].split("=", 1)[0]
+        if name in PLAN_OPTIONS:
+            takes = PLAN_OPTIONS[name] and "=" not in rest[i]
+            plan_args += rest[i:i + 1 + takes]
+            i += 1 + takes
+        else:
+            i += 1
+    return args, rest, plan_args
+
+
+def flyr_link(binary, *arguments):
+    """Runs flyr-link on the driver; its error line is the run's."""
+    p = subprocess.run([binary, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"flyr-link-spark: flyr-link {arguments[0]} failed: {p.stderr.strip() or p.returncode}")
+    return p.stdout
+
+
+def tile_task(pass_name, plan, out_of, measures=None):
+    """A Spark task's body: one pass of one tile, by the binary shipped to this executor."""
+    def run(tile):
+        binary = SparkFiles.get("flyr-link")
+        os.chmod(binary, 0o755)
+        out = out_of(tile)
+        command = [binary, "tile", pass_name, "--plan", plan, "--tile", str(tile), "--threads", "1", "--out", out]
+        if measures:
+            command += ["--measures", measures]
+        p = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if p.returncode != 0:
+            raise TileFailed(f"[flyr-link-spark] tile {tile} ({pass_name}) failed: {p.stderr.strip() or p.returncode} [/flyr-link-spark]")
+        return tile
+    return run
+
+
+def run_tiles(sc, count, task):
+    try:
+        done = sc.parallelize(range(count), count).map(task).collect()
+    except Exception as e:  # py4j's error: the task's own message, after Spark's retries
+        found = re.search(r"\[flyr-link-spark\] (.*?) \[/flyr-link-spark\]", str(e), re.S)
+        raise SystemExit("flyr-link-spark: " + (found.group(1) if found else f"the Spark job failed: {str(e).splitlines()[0]}"))
+    assert sorted(done) == list(range(count))
+
+
+def main(argv):
+    args, run_args, plan_args = parse(argv)
+    binary = args.flyr_link
+    out = os.path.abspath(args.out)
+    work = os.path.abspath(args.work or os.path.join(os.path.dirname(out), f".{os.path.basename(out)}.flyr-spark-{uuid.uuid4().hex[:8]}"))
+    os.makedirs(work, exist_ok=False)
+    decisions = os.path.join(work, "decisions")
+    parts = os.path.join(work, "measures")
+    os.makedirs(decisions)
+    os.makedirs(parts)
+    sc = None
+    try:
+        plan = os.path.join(decisions, "plan.json")
+        sources = ["--buildings", args.buildings, "--addresses", args.addresses]
+        flyr_link(binary, "plan", *sources, *(["--tiles", str(args.tiles)] if args.tiles else []), *plan_args, "--out", plan)
+        with open(plan) as f:
+            count = len(json.load(f)["tiles"])
+        sc = SparkContext(conf=SparkConf().setAppName("flyr-link"))
+        sc.setLogLevel("ERROR")
+        sc.addFile(binary)
+        run_tiles(sc, count, tile_task("measures", plan, lambda t: os.path.join(parts, f"{t}.json")))
+        measures = os.path.join(work, "measures.json")
+        flyr_link(binary, "tile", "sum", *[os.path.join(parts, f"{t}.json") for t in range(count)], "--out", measures)
+        run_tiles(sc, count, tile_task("link", plan, lambda t: os.path.join(decisions, f"tile-{t:06d}.decisions"), measures))
+        sc.stop()
+        sc = None
+        summary = flyr_link(binary, "run", *sources, *run_args, "--out", out, "--decisions", decisions)
+        print(summary, end="")
+        print(f"flyr-link-spark: {count} tiles → {out}")
+    finally:
+        if sc is not None:
+            sc.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
