@@ -42,6 +42,7 @@ def parse(argv):
     p.add_argument("--flyr-link", required=True, help=argparse.SUPPRESS)
     p.add_argument("--tiles", type=int, help="how many tiles (default: one per 100,000 addresses)")
     p.add_argument("--work", help="a directory every worker sees, for the plan and the tiles' files (default: a hidden sibling of --out)")
+    p.add_argument("--keep-work", action="store_true", help="keep the work directory (the plan, the measures, the decisions) for inspection")
     p.add_argument("--buildings", required=True)
     p.add_argument("--addresses", required=True)
     p.add_argument("--out", required=True)
@@ -72,10 +73,10 @@ def flyr_link(binary, *arguments):
     return p.stdout
 
 
-def tile_task(pass_name, plan, out_of, measures=None):
+def tile_task(binary_name, pass_name, plan, out_of, measures=None):
     """A Spark task's body: one pass of one tile, by the binary shipped to this executor."""
     def run(tile):
-        binary = SparkFiles.get("flyr-link")
+        binary = SparkFiles.get(binary_name)
         os.chmod(binary, 0o755)
         out = out_of(tile)
         command = [binary, "tile", pass_name, "--plan", plan, "--tile", str(tile), "--threads", "1", "--out", out]
@@ -92,7 +93,7 @@ def run_tiles(sc, count, task):
     try:
         done = sc.parallelize(range(count), count).map(task).collect()
     except Exception as e:  # py4j's error: the task's own message, after Spark's retries
-        found = re.search(r"\[flyr-link-spark\] (.*?) \[/flyr-link-spark\]", str(e), re.S)
+        found = re.search(r"TileFailed: \[flyr-link-spark\] (.*?) \[/flyr-link-spark\]", str(e), re.S)
         raise SystemExit("flyr-link-spark: " + (found.group(1) if found else f"the Spark job failed: {str(e).splitlines()[0]}"))
     assert sorted(done) == list(range(count))
 
@@ -117,10 +118,10 @@ def main(argv):
         sc = SparkContext(conf=SparkConf().setAppName("flyr-link"))
         sc.setLogLevel("ERROR")
         sc.addFile(binary)
-        run_tiles(sc, count, tile_task("measures", plan, lambda t: os.path.join(parts, f"{t}.json")))
+        run_tiles(sc, count, tile_task(os.path.basename(binary), "measures", plan, lambda t: os.path.join(parts, f"{t}.json")))
         measures = os.path.join(work, "measures.json")
         flyr_link(binary, "tile", "sum", *[os.path.join(parts, f"{t}.json") for t in range(count)], "--out", measures)
-        run_tiles(sc, count, tile_task("link", plan, lambda t: os.path.join(decisions, f"tile-{t:06d}.decisions"), measures))
+        run_tiles(sc, count, tile_task(os.path.basename(binary), "link", plan, lambda t: os.path.join(decisions, f"tile-{t:06d}.decisions"), measures))
         sc.stop()
         sc = None
         summary = flyr_link(binary, "run", *sources, *run_args, "--out", out, "--decisions", decisions)
@@ -129,7 +130,8 @@ def main(argv):
     finally:
         if sc is not None:
             sc.stop()
-        shutil.rmtree(work, ignore_errors=True)
+        if not args.keep_work:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

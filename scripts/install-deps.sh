@@ -2,7 +2,7 @@
 # Installs what flyr-link needs from Debian 12 that a fresh machine lacks (run as root, or with sudo).
 # (chromium: only the tests use it, to open report.html in a real browser.)
 set -euo pipefail
-packages=(pkg-config libgeos-dev libproj-dev libgdal-dev gdal-bin libsnappy-dev libzstd-dev zlib1g-dev libdeflate-dev libbrotli-dev liblz4-dev libpq-dev libssl-dev libcurl4-openssl-dev postgresql-15 postgresql-15-postgis-3 chromium)
+packages=(pkg-config libgeos-dev libproj-dev libgdal-dev gdal-bin libsnappy-dev libzstd-dev zlib1g-dev libdeflate-dev libbrotli-dev liblz4-dev libpq-dev libssl-dev libcurl4-openssl-dev postgresql-15 postgresql-15-postgis-3 chromium openjdk-17-jre-headless)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

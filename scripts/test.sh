@@ -19,12 +19,24 @@ status=0
 swift test "${scratch[@]}" --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log" || status=$?
 # The benchmark harness, as a smoke test (10k buildings, every tool; no timing assertion).
 python3 benchmarks/run_benchmarks.py --smoke --configuration debug --scratch-path "${FLYR_SCRATCH_PATH:-.build}" || { echo "benchmark harness smoke test (benchmarks/run_benchmarks.py --smoke): FAILED"; status=1; }
-# XCTest's closing "Executed N tests, with F failures", restated as the plain closing line.
+# The distributed run on a real Spark standalone cluster (distributed/test-cluster.sh: a master and
+# two workers on 127.0.0.1, started and stopped there; a release build and PySpark from PyPI).
+cluster_log=$(mktemp)
+distributed/test-cluster.sh 2>&1 | tee "$cluster_log" || status=1
+# XCTest's closing "Executed N tests, with F failures", restated as the plain closing line (with
+# the distributed checks' counts).
 summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
-rm -f "$log"
+cluster=$(grep -E "^distributed: [0-9]+ passed, [0-9]+ failed" "$cluster_log" | tail -1 || true)
+rm -f "$log" "$cluster_log"
 if [ -n "$summary" ]; then
   total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
   failed=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
+  if [ -n "$cluster" ]; then
+    total=$((total + $(sed -E 's/^distributed: ([0-9]+) passed, ([0-9]+) failed/\1 + \2/' <<<"$cluster")))
+    failed=$((failed + $(sed -E 's/^distributed: ([0-9]+) passed, ([0-9]+) failed/\2/' <<<"$cluster")))
+  else
+    failed=$((failed + 1)); total=$((total + 1))
+  fi
   echo "tests: $((total - failed)) passed, $failed failed"
 fi
 exit $status

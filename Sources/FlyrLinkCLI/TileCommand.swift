@@ -32,6 +32,7 @@ struct TileOptions: ParsableArguments {
     func options(_ pass: TileTask.Pass, measures: RunMeasures?) throws -> RunOptions {
         let plan = try TilePlan.read(self.plan)
         guard tile < plan.tiles.count else { throw InputError("tile: the plan has \(plan.tiles.count) tiles; there is no tile \(tile)") }
+        try plan.checkInputs()
         var options = plan.options
         options.only = .links
         options.outputDirectory = ""

@@ -86,7 +86,7 @@ public struct TilePlan: Sendable, Codable {
     }
 
     /// Whether the inputs are still those the plan was made from: one clear error if not.
-    func checkInputs() throws(InputError) {
+    public func checkInputs() throws(InputError) {
         for file in inputs {
             let now = Self.fingerprints(options).first { $0.path == file.path }
             guard let now, now == file else {

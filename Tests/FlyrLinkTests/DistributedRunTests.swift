@@ -1,0 +1,143 @@
+import XCTest
+@testable import FlyrLink
+
+/// The pieces of a distributed run (docs/distributed.md): tiles, the run's measures from parts, the
+/// tiles' decisions, and end to end through the binary, a tiled run's outputs against one run's.
+/// distributed/test-cluster.sh runs the same on a real Spark cluster.
+final class DistributedRunTests: XCTestCase {
+    func testTilesHoldEveryPointOnceWithNearlyEqualCounts() {
+        var rng = SystemRandomNumberGenerator()
+        var points = (0..<5000).map { _ in Point2(x: Double.random(in: -3000...3000, using: &rng), y: Double.random(in: -800...800, using: &rng)) }
+        // Points on a common coordinate (a cut may fall on them) and one repeated point.
+        points += (0..<50).map { Point2(x: 0, y: Double($0)) } + Array(repeating: Point2(x: 12.5, y: 7), count: 20)
+        for count in [1, 2, 7, 16] {
+            let tiles = TileCutter.cut(points, into: count)
+            XCTAssertEqual(tiles.count, count)
+            let owners = points.map { p in tiles.indices.filter { tiles[$0].contains(p) } }
+            XCTAssertTrue(owners.allSatisfy { $0.count == 1 }, "every point in exactly one tile (\(count) tiles)")
+            let sizes = tiles.indices.map { t in owners.filter { $0 == [t] }.count }
+            XCTAssertLessThanOrEqual(sizes.max()! - sizes.min()!, 75, "\(count) tiles: \(sizes)")
+        }
+        // The tiles cover the plane: a point far outside the data has a tile too.
+        let tiles = TileCutter.cut(points, into: 9)
+        XCTAssertEqual(tiles.filter { $0.contains(Point2(x: 1e7, y: -1e7)) }.count, 1)
+    }
+
+    func testRunMeasuresFromPartsAreTheWholeRunsToTheByte() throws {
+        var rng = SystemRandomNumberGenerator()
+        let contributions = (0..<3000).map { _ in
+            (covers: Bool.random(using: &rng) ? Bool.random(using: &rng) : nil, distance: Float.random(in: 0...40, using: &rng),
+             vote: Double.random(in: -1...1, using: &rng), street: UInt64.random(in: 1...40, using: &rng))
+        }
+        func measures(_ part: ArraySlice<(covers: Bool?, distance: Float, vote: Double, street: UInt64)>) -> RunMeasures {
+            var m = RunMeasures()
+            for c in part {
+                m.addPlacement(covers: c.covers, distance: c.distance)
+                m.addVote(c.vote, street: c.street)
+            }
+            return m
+        }
+        let whole = measures(contributions[...])
+        var summed = RunMeasures()
+        for cut in stride(from: 0, to: 3000, by: 700).reversed() { summed.add(measures(contributions[cut..<min(cut + 700, 3000)])) }
+        XCTAssertEqual(summed, whole)
+        XCTAssertEqual(summed.oddOnLeft(street: 7), whole.oddOnLeft(street: 7))
+        // The median of the rounded distances is the rounded median.
+        let nearest = contributions.filter { $0.covers != nil }.map(\.distance).sorted()
+        XCTAssertEqual(whole.medianNearest(reach: 40), (Double(nearest[nearest.count / 2]) * 100).rounded() / 100)
+        let dir = TestPaths.temporaryDirectory(self)
+        try whole.write(to: dir.appendingPathComponent("a.json").path)
+        try summed.write(to: dir.appendingPathComponent("b.json").path)
+        let a = try Data(contentsOf: dir.appendingPathComponent("a.json")), b = try Data(contentsOf: dir.appendingPathComponent("b.json"))
+        XCTAssertEqual(a, b, "the same measures, the same bytes")
+        XCTAssertEqual(try RunMeasures.read(dir.appendingPathComponent("a.json").path), whole)
+    }
+
+    func testTileDecisionsComeBackToTheBit() throws {
+        let path = TestPaths.temporaryDirectory(self).appendingPathComponent(TileDecisions.fileName(tile: 3)).path
+        let written = TileDecisions(tile: 3, outcomes: [
+            .init(address: 0, building: 17, method: .exact, confidence: 0.1 + 0.2, distance: 0, unlinked: nil),
+            .init(address: 4, building: -1, method: .proximity, confidence: 0, distance: 0, unlinked: .lowConfidence),
+            .init(address: 9, building: 2, method: .proximity, confidence: 0.999, distance: 12.345678901234, unlinked: nil),
+        ])
+        try written.write(to: path)
+        let read = try TileDecisions.read(path)
+        XCTAssertEqual(read.tile, 3)
+        XCTAssertEqual(read.outcomes, written.outcomes)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try bytes.dropLast(5).write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try TileDecisions.read(path)) { XCTAssertTrue("\($0)".contains("cut short"), "\($0)") }
+    }
+
+    /// plan → every tile's measures → their sum → every tile's decisions → run --decisions.
+    private func tiledRun(_ sources: [String], tiles: Int, in dir: URL, extra: [String] = []) throws -> String {
+        let plan = dir.appendingPathComponent("decisions/plan.json").path
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("decisions"), withIntermediateDirectories: true)
+        var r = try ProcessRunner.flyrLink(["plan"] + sources + extra + ["--tiles", "\(tiles)", "--out", plan])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let parts = (0..<tiles).map { dir.appendingPathComponent("part-\($0).json").path }
+        for t in 0..<tiles {
+            r = try ProcessRunner.flyrLink(["tile", "measures", "--plan", plan, "--tile", "\(t)", "--out", parts[t]])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        let measures = dir.appendingPathComponent("measures.json").path
+        r = try ProcessRunner.flyrLink(["tile", "sum"] + parts + ["--out", measures])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for t in 0..<tiles {
+            r = try ProcessRunner.flyrLink(["tile", "link", "--plan", plan, "--tile", "\(t)", "--measures", measures,
+                                            "--out", dir.appendingPathComponent("decisions/" + TileDecisions.fileName(tile: t)).path])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        return dir.appendingPathComponent("decisions").path
+    }
+
+    func testATiledRunWritesOneRunsOutputs() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let sources = ["--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses]
+        let decisions = try tiledRun(sources, tiles: 7, in: dir)
+        var r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("one").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("tiled").path, "--decisions", decisions])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for name in RunWriter.files where !name.hasPrefix("report.") {
+            let one = try Data(contentsOf: dir.appendingPathComponent("one/\(name)"))
+            XCTAssertEqual(one, try Data(contentsOf: dir.appendingPathComponent("tiled/\(name)")), name)
+        }
+        XCTAssertGreaterThan(try OutputFiles.csv(dir.appendingPathComponent("one/links.csv").path).count, 1000)
+
+        // A tile's decisions missing, or a run with other linking options: one error, nothing written.
+        let gone = dir.appendingPathComponent("decisions/" + TileDecisions.fileName(tile: 4))
+        let kept = try Data(contentsOf: gone)
+        try FileManager.default.removeItem(at: gone)
+        let refused = dir.appendingPathComponent("refused").path
+        r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", refused, "--decisions", decisions])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("tile 4 has no decisions"), r.stderr)
+        try kept.write(to: gone)
+        r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", refused, "--decisions", decisions, "--max-distance", "25"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("made for other sources or linking options"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: refused))
+    }
+
+    func testATileRefusesSourcesChangedSinceThePlan() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let addresses = dir.appendingPathComponent("addresses.geojson")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: TestPaths.helsinkiAddresses), to: addresses)
+        let plan = dir.appendingPathComponent("plan.json").path
+        var r = try ProcessRunner.flyrLink(["plan", "--buildings", TestPaths.helsinkiBuildings, "--addresses", addresses.path,
+                                            "--tiles", "2", "--out", plan])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let handle = try FileHandle(forWritingTo: addresses)
+        handle.seekToEndOfFile()
+        handle.write(Data("\n".utf8))
+        try handle.close()
+        let part = dir.appendingPathComponent("part.json").path
+        r = try ProcessRunner.flyrLink(["tile", "measures", "--plan", plan, "--tile", "0", "--out", part])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("is not the file the plan was made from"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: part))
+        r = try ProcessRunner.flyrLink(["tile", "measures", "--plan", plan, "--tile", "2", "--out", part])
+        XCTAssertTrue(r.stderr.contains("there is no tile 2"), r.stderr)
+    }
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The distributed run on a real Spark standalone cluster on 127.0.0.1: one master and two workers,
+# started here and stopped here by their process groups. On a synthetic city of 200,000 buildings
+# (flyr-synth, hard profile) cut into 16 tiles:
+#   1. every output of distributed/flyr-link-spark is byte-identical to `flyr-link run`'s (report.json's
+#      timings aside), and the tiles' edges cut through townhouse rows and clusters of addresses;
+#   2. a tile whose task fails for good: one error naming the tile, nothing at --out, no work left;
+#   3. a plan whose sources changed: the tile refuses it;
+#   4. a worker killed (SIGKILL) in the middle of the job: the job finishes, with the same bytes.
+# Prints "distributed: N passed, F failed"; exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+swift build -c release --product flyr-link >/dev/null
+swift build -c release --product flyr-synth >/dev/null
+flyr=$root/.build/release/flyr-link
+py=$(scripts/pinned-venv.sh distributed/.venv "import pyspark" -r distributed/requirements.txt)
+spark_home=$("$py" -c "import os, pyspark; print(os.path.dirname(pyspark.__file__))")
+work=$(mktemp -d "${TMPDIR:-/tmp}/flyr-spark-test.XXXXXX")
+export SPARK_HOME=$spark_home PYSPARK_PYTHON=$py SPARK_LOG_DIR=$work/logs
+groups=()
+stop_all() {
+  for g in "${groups[@]}"; do kill -9 -- "-$g" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap stop_all EXIT
+passed=0 failed=0
+check() {  # check NAME COMMAND...: one test
+  if "${@:2}"; then passed=$((passed + 1)); echo "distributed: $1: ok"; else failed=$((failed + 1)); echo "distributed: $1: FAILED"; fi
+}
+
+# The cluster: each daemon in its own process group (setsid), so that it and its executors stop together.
+port=$("$py" -c "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+master=spark://127.0.0.1:$port
+daemon() {  # daemon LOG CLASS ARGS...: prints the process group
+  setsid "$spark_home/bin/spark-class" "${@:2}" >"$work/$1.log" 2>&1 < /dev/null &
+  echo $!
+}
+wait_for() {  # wait_for LOG TEXT
+  for _ in $(seq 120); do grep -q "$2" "$work/$1.log" 2>/dev/null && return 0; sleep 0.5; done
+  echo "distributed: $1 did not start:" >&2; tail -20 "$work/$1.log" >&2; return 1
+}
+groups+=("$(daemon master org.apache.spark.deploy.master.Master --host 127.0.0.1 --port "$port" --webui-port 0)")
+wait_for master "I have been elected leader"
+start_worker() {  # start_worker N
+  groups+=("$(daemon "worker$1" org.apache.spark.deploy.worker.Worker --host 127.0.0.1 --cores 1 --memory 2g --webui-port 0 \
+    --work-dir "$work/worker$1" "$master")")
+  wait_for "worker$1" "Successfully registered with master"
+}
+start_worker 1
+start_worker 2
+worker1_group=${groups[1]}
+
+# The city, and one run's outputs to compare with.
+"$root/.build/release/flyr-synth" generate --buildings 200000 --seed 29 --profile hard --out "$work/city" >/dev/null
+sources=(--buildings "$work/city/buildings.geojson" --addresses "$work/city/addresses.geojson")
+"$flyr" run "${sources[@]}" --out "$work/single" >/dev/null
+same_outputs() {  # same_outputs DIR: every file as one run's; report.json and report.html but for their timings
+  local f ok=0
+  for f in "$work"/single/*; do
+    f=$(basename "$f")
+    case "$f" in
+      report.json) "$py" - "$work/single/$f" "$1/$f" <<'EOF' || ok=1 ;;
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+for r in (a, b):
+    r["run"].pop("seconds_by_stage"); r["run"].pop("seconds_total")
+sys.exit(a != b)
+EOF
+      report.html) cmp -s <(sed -E 's/[0-9.]+ s\b//g' "$work/single/$f") <(sed -E 's/[0-9.]+ s\b//g' "$1/$f") || ok=1 ;;
+      *) cmp -s "$work/single/$f" "$1/$f" || { echo "distributed: $1/$f differs from one run's" >&2; ok=1; } ;;
+    esac
+  done
+  return $ok
+}
+spark() { distributed/flyr-link-spark --master "$master" "$@"; }
+
+# 1. Sixteen tiles on the cluster: the same bytes; the tiles' edges cut rows and clusters.
+spark --tiles 16 "${sources[@]}" --out "$work/dist" --work "$work/kept" --keep-work >"$work/dist.log" 2>&1 || { cat "$work/dist.log" >&2; }
+check "16 tiles on two workers: every output byte-identical to one run's" same_outputs "$work/dist"
+check "the tiles' edges cut through townhouse rows and address clusters" "$py" distributed/tile_edges.py "$work/kept" "$work/single"
+
+# 2. A tile whose task fails for good (every attempt): one error naming it, nothing at --out, no work left.
+cat >"$work/failing-flyr-link" <<EOF
+#!/bin/sh
+case " \$* " in *" tile link "*"--tile 5 "*) echo "flyr-link: tile 5: made to fail" >&2; exit 1 ;; esac
+exec "$flyr" "\$@"
+EOF
+chmod +x "$work/failing-flyr-link"
+failing_run() {
+  ! FLYR_LINK=$work/failing-flyr-link spark --tiles 8 "${sources[@]}" --out "$work/failed" >"$work/failed.log" 2>&1 &&
+    grep -q "^flyr-link-spark: tile 5 (link) failed" "$work/failed.log" && [ ! -e "$work/failed" ] &&
+    [ -z "$(find "$work" -maxdepth 1 -name '.failed.flyr-spark-*')" ]
+}
+check "a tile failing for good: one error naming it, nothing written" failing_run
+
+# 3. A plan whose sources changed since: the tile refuses it.
+changed_sources() {
+  cp "$work/city/addresses.geojson" "$work/addresses-copy.geojson"
+  "$flyr" plan --buildings "$work/city/buildings.geojson" --addresses "$work/addresses-copy.geojson" --tiles 4 --out "$work/plan.json" >/dev/null
+  printf ' ' >>"$work/addresses-copy.geojson"
+  ! "$flyr" tile measures --plan "$work/plan.json" --tile 0 --out "$work/part.json" 2>"$work/changed.err" &&
+    grep -q "is not the file the plan was made from" "$work/changed.err" && [ ! -e "$work/part.json" ]
+}
+check "a plan whose sources changed: refused" changed_sources
+
+# 4. A worker killed (SIGKILL, with its executor) in the middle of the job: the same bytes.
+killed_worker() {
+  spark --tiles 16 "${sources[@]}" --out "$work/survived" --work "$work/killed-work" >"$work/survived.log" 2>&1 &
+  local job=$!
+  # Once the first tile's part is written, the job is under way on both workers.
+  for _ in $(seq 600); do [ -n "$(ls "$work/killed-work/measures" 2>/dev/null)" ] && break; sleep 0.1; done
+  kill -9 -- "-$worker1_group"
+  echo "distributed: worker 1 and its executor killed with $(ls "$work/killed-work/measures" | wc -l) of 16 tiles' measures written"
+  sleep 0.5
+  ! kill -0 -- "-$worker1_group" 2>/dev/null || { echo "distributed: worker 1 still runs" >&2; return 1; }
+  wait $job || { cat "$work/survived.log" >&2; return 1; }
+  same_outputs "$work/survived"
+}
+check "a worker killed mid-job: the job finishes with the same bytes" killed_worker
+
+echo "distributed: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,32 @@
+"""How a distributed run's tiles cut the city: the buildings whose addresses (linked in one run)
+were decided in different tiles, townhouse rows among them. Exits non-zero when no row is cut, so
+that the byte-for-byte comparison beside it is known to cover rows cut by a tile's edge.
+  python3 distributed/tile_edges.py WORK_DIR SINGLE_RUN_OUTPUT_DIR
+WORK_DIR: a kept work directory (flyr-link-spark --keep-work); the run's addresses.geojson lists
+the addresses in the run's order (the index a tile's decisions name)."""
+import csv
+import glob
+import json
+import struct
+import sys
+
+work, single = sys.argv[1:3]
+tile_of = {}
+for path in glob.glob(f"{work}/decisions/tile-*.decisions"):
+    data = open(path, "rb").read()
+    magic, version, tile, count = struct.unpack_from("<4sIIQ", data, 0)
+    assert magic == b"FLTD" and len(data) == 20 + 28 * count, path
+    for k in range(count):
+        tile_of[struct.unpack_from("<i", data, 20 + 28 * k)[0]] = tile
+ids = [f["properties"]["id"] for f in json.load(open(f"{single}/addresses.geojson"))["features"]]
+assert len(tile_of) == len(ids), (len(tile_of), len(ids))
+tile_of_id = {ids[a]: t for a, t in tile_of.items()}
+tiles, rows = {}, set()
+for link in csv.DictReader(open(f"{single}/links.csv")):
+    tiles.setdefault(link["building_id"], set()).add(tile_of_id[link["address_id"]])
+    if link["unit_id"]:
+        rows.add(link["building_id"])
+cut = {b for b, t in tiles.items() if len(t) > 1}
+print(f"tile edges: {len(cut)} buildings' addresses decided in two tiles or more, {len(cut & rows)} of them townhouse rows "
+      f"({len(rows)} rows in all)")
+sys.exit(0 if cut & rows else 1)
