@@ -2,25 +2,26 @@
 were decided in different tiles, townhouse rows among them. Exits non-zero when no row is cut, so
 that the byte-for-byte comparison beside it is known to cover rows cut by a tile's edge.
   python3 distributed/tile_edges.py WORK_DIR SINGLE_RUN_OUTPUT_DIR
-WORK_DIR: a kept work directory (flyr-link-spark --keep-work); the run's addresses.geojson lists
-the addresses in the run's order (the index a tile's decisions name)."""
+WORK_DIR: a kept work directory (flyr-link-spark --keep-work)."""
 import csv
 import glob
-import json
 import struct
 import sys
 
 work, single = sys.argv[1:3]
-tile_of = {}
+tile_of_id = {}
 for path in glob.glob(f"{work}/decisions/tile-*.decisions"):
     data = open(path, "rb").read()
     magic, version, tile, count = struct.unpack_from("<4sIIQ", data, 0)
-    assert magic == b"FLTD" and len(data) == 20 + 28 * count, path
-    for k in range(count):
-        tile_of[struct.unpack_from("<i", data, 20 + 28 * k)[0]] = tile
-ids = [f["properties"]["id"] for f in json.load(open(f"{single}/addresses.geojson"))["features"]]
-assert len(tile_of) == len(ids), (len(tile_of), len(ids))
-tile_of_id = {ids[a]: t for a, t in tile_of.items()}
+    assert magic == b"FLTD" and version == 2, path
+    at = 20
+    for _ in range(count):  # address id, building id (0xFFFF: none), reason, method, two doubles
+        (n,) = struct.unpack_from("<H", data, at)
+        tile_of_id[data[at + 2:at + 2 + n].decode()] = tile
+        at += 2 + n
+        (n,) = struct.unpack_from("<H", data, at)
+        at += 2 + (0 if n == 0xFFFF else n) + 2 + 16
+    assert at == len(data), path
 tiles, rows = {}, set()
 for link in csv.DictReader(open(f"{single}/links.csv")):
     tiles.setdefault(link["building_id"], set()).add(tile_of_id[link["address_id"]])

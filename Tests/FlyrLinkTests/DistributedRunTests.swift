@@ -56,9 +56,9 @@ final class DistributedRunTests: XCTestCase {
     func testTileDecisionsComeBackToTheBit() throws {
         let path = TestPaths.temporaryDirectory(self).appendingPathComponent(TileDecisions.fileName(tile: 3)).path
         let written = TileDecisions(tile: 3, outcomes: [
-            .init(address: 0, building: 17, method: .exact, confidence: 0.1 + 0.2, distance: 0, unlinked: nil),
-            .init(address: 4, building: -1, method: .proximity, confidence: 0, distance: 0, unlinked: .lowConfidence),
-            .init(address: 9, building: 2, method: .proximity, confidence: 0.999, distance: 12.345678901234, unlinked: nil),
+            .init(address: "a1", building: "b17", method: .exact, confidence: 0.1 + 0.2, distance: 0, unlinked: nil),
+            .init(address: "a4 (Åbo)", building: nil, method: .proximity, confidence: 0, distance: 0, unlinked: .lowConfidence),
+            .init(address: "a9", building: "", method: .proximity, confidence: 0.999, distance: 12.345678901234, unlinked: nil),
         ])
         try written.write(to: path)
         let read = try TileDecisions.read(path)
@@ -118,6 +118,27 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.stderr.contains("made for other sources or linking options"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: refused))
+    }
+
+    /// GeoParquet sources: each tile reads only the row groups (and rows) that meet its halo.
+    func testATiledRunOfGeoParquetSourcesWritesOneRunsOutputs() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let sources = ["--buildings", TestPaths.fixture("city2k/buildings.snappy.parquet"),
+                       "--addresses", TestPaths.fixture("city2k/addresses.zstd.parquet"), "--parquet-reader", "flyr"]
+        let decisions = try tiledRun(sources, tiles: 5, in: dir)
+        var r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("one").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("tiled").path, "--decisions", decisions])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for name in RunWriter.files where !name.hasPrefix("report.") {
+            let one = try Data(contentsOf: dir.appendingPathComponent("one/\(name)"))
+            XCTAssertEqual(one, try Data(contentsOf: dir.appendingPathComponent("tiled/\(name)")), name)
+        }
+        // A tile's read box is a small part of the city's.
+        let plan = try TilePlan.read(decisions + "/plan.json")
+        let city = plan.tiles.reduce(BBox.empty) { var b = $0; b.extend($1.linkReadBox); return b }
+        let area = { (b: BBox) in (b.maxX - b.minX) * (b.maxY - b.minY) }
+        XCTAssertTrue(plan.tiles.allSatisfy { area($0.measureReadBox) < 0.5 * area(city) })
     }
 
     func testATileRefusesSourcesChangedSinceThePlan() throws {

@@ -1,14 +1,15 @@
 import Foundation
 
-/// A tile's decisions: for each of its own addresses (by its index in the whole run), the building
-/// it is linked to (its index in the whole run) with the link's method, confidence and distance,
-/// or why it is not. A little-endian binary file, 28 bytes an address, so that the doubles come
-/// back to the bit; `flyr-link run --decisions` reads every tile's and makes the outputs from them.
+/// A tile's decisions: for each of its own addresses (by id, in id order), the building it is
+/// linked to (by id) with the link's method, confidence and distance, or why it is not. A
+/// little-endian binary file whose doubles come back to the bit; `flyr-link run --decisions`
+/// reads every tile's and makes the outputs from them. By id, not by the run's index: a tile that
+/// reads part of a source cannot know a row's index in the whole run.
 public struct TileDecisions: Sendable {
     struct Outcome: Sendable, Equatable {
-        var address: Int32
-        /// -1: unlinked.
-        var building: Int32
+        var address: String
+        /// nil: unlinked.
+        var building: String?
         var method: MatchMethod
         var confidence: Double
         var distance: Double
@@ -19,9 +20,9 @@ public struct TileDecisions: Sendable {
     var outcomes: [Outcome]
 
     static let magic: [UInt8] = Array("FLTD".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerBytes = 20
-    static let recordBytes = 28
+    static let noBuilding = UInt16.max
 
     public static func fileName(tile: Int) -> String {
         let digits = String(tile)
@@ -31,16 +32,19 @@ public struct TileDecisions: Sendable {
     /// Written whole or not at all (a temporary sibling, renamed): a task killed half-way leaves nothing.
     public func write(to path: String) throws(OutputError) {
         var out: [UInt8] = Self.magic
-        out.reserveCapacity(Self.headerBytes + outcomes.count * Self.recordBytes)
         Self.append(Self.version, to: &out)
         Self.append(UInt32(tile), to: &out)
         Self.append(UInt64(outcomes.count), to: &out)
         for o in outcomes {
-            Self.append(UInt32(bitPattern: o.address), to: &out)
-            Self.append(UInt32(bitPattern: o.building), to: &out)
+            guard o.address.utf8.count < Self.noBuilding, (o.building?.utf8.count ?? 0) < Self.noBuilding else {
+                throw OutputError("tile \(tile): an id of 65,535 bytes or more (\(o.address.prefix(40))…)")
+            }
+            Self.append(UInt16(o.address.utf8.count), to: &out)
+            out += o.address.utf8
+            Self.append(o.building.map { UInt16($0.utf8.count) } ?? Self.noBuilding, to: &out)
+            out += o.building?.utf8 ?? "".utf8
             out.append(o.unlinked.map { UInt8($0.ordinal) } ?? 0xFF)
             out.append(o.method == .exact ? 0 : 1)
-            out += [0, 0]
             Self.append(o.confidence.bitPattern, to: &out)
             Self.append(o.distance.bitPattern, to: &out)
         }
@@ -52,35 +56,41 @@ public struct TileDecisions: Sendable {
     static func read(_ path: String) throws(InputError) -> TileDecisions {
         guard let data = FileManager.default.contents(atPath: path) else { throw InputError("decisions: cannot read \(path)") }
         let bytes = [UInt8](data)
-        guard bytes.count >= headerBytes, Array(bytes[0..<4]) == magic, word(bytes, 4) == version else {
-            throw InputError("decisions: \(path) is not a flyr-link tile's decisions (version \(version))")
+        var at = 0
+        func take(_ n: Int) throws(InputError) -> ArraySlice<UInt8> {
+            guard n >= 0, at + n <= bytes.count else { throw InputError("decisions: \(path) is cut short") }
+            defer { at += n }
+            return bytes[at..<at + n]
         }
-        let tile = Int(word(bytes, 8))
-        let count = Int(word(bytes, 12)) | Int(word(bytes, 16)) << 32
-        guard bytes.count == headerBytes + count * recordBytes else {
-            throw InputError("decisions: \(path) is cut short (\(bytes.count) bytes for \(count) addresses)")
+        func integer<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) throws(InputError) -> T {
+            try take(MemoryLayout<T>.size).reversed().reduce(0) { $0 << 8 | T($1) }
         }
+        guard bytes.count >= headerBytes, Array(bytes[0..<4]) == magic else {
+            throw InputError("decisions: \(path) is not a flyr-link tile's decisions")
+        }
+        at = 4
+        guard try integer(UInt32.self) == version else { throw InputError("decisions: \(path) is of another version than \(version)") }
+        let tile = Int(try integer(UInt32.self))
+        let count = Int(try integer(UInt64.self))
         var outcomes: [Outcome] = []
-        outcomes.reserveCapacity(count)
         for k in 0..<count {
-            let at = headerBytes + k * recordBytes
-            let reason = bytes[at + 8]
-            guard reason == 0xFF || reason < 3, bytes[at + 9] < 2 else { throw InputError("decisions: \(path): record \(k) is not an outcome") }
-            outcomes.append(Outcome(address: Int32(bitPattern: word(bytes, at)), building: Int32(bitPattern: word(bytes, at + 4)),
-                                    method: bytes[at + 9] == 0 ? .exact : .proximity,
-                                    confidence: Double(bitPattern: UInt64(word(bytes, at + 12)) | UInt64(word(bytes, at + 16)) << 32),
-                                    distance: Double(bitPattern: UInt64(word(bytes, at + 20)) | UInt64(word(bytes, at + 24)) << 32),
+            let address = String(decoding: try take(Int(try integer(UInt16.self))), as: UTF8.self)
+            let length = try integer(UInt16.self)
+            let building = length == noBuilding ? nil : String(decoding: try take(Int(length)), as: UTF8.self)
+            let reason = try take(1).first!, method = try take(1).first!
+            guard reason == 0xFF || reason < 3, method < 2, (reason == 0xFF) == (building != nil) else {
+                throw InputError("decisions: \(path): record \(k) is not an outcome")
+            }
+            outcomes.append(Outcome(address: address, building: building, method: method == 0 ? .exact : .proximity,
+                                    confidence: Double(bitPattern: try integer(UInt64.self)), distance: Double(bitPattern: try integer(UInt64.self)),
                                     unlinked: reason == 0xFF ? nil : ProximityMatcher.UnlinkedReason(ordinal: Int(reason))))
         }
+        guard at == bytes.count else { throw InputError("decisions: \(path) has \(bytes.count - at) bytes after its last record") }
         return TileDecisions(tile: tile, outcomes: outcomes)
     }
 
     private static func append<T: FixedWidthInteger>(_ v: T, to out: inout [UInt8]) {
         withUnsafeBytes(of: v.littleEndian) { out += $0 }
-    }
-
-    private static func word(_ bytes: [UInt8], _ at: Int) -> UInt32 {
-        UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
     }
 }
 
@@ -90,37 +100,51 @@ extension TileDecisions {
     /// Every tile's decisions in `directory` (beside its plan.json), as one run's: links in address
     /// order and each address's unlinked reason. The plan must be that of `options` (the same
     /// sources, unchanged, and the same linking), and every address decided by exactly one tile.
-    static func merged(_ directory: String, options: RunOptions, addresses: Int, buildings: Int)
+    static func merged(_ directory: String, options: RunOptions, addressIDs: [String], buildingIDs: [String])
         throws(InputError) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
         let plan = try TilePlan.read(directory + "/" + planName)
         guard options.linksLike(plan.options) else {
             throw InputError("decisions: the plan in \(directory) was made for other sources or linking options than this run's")
         }
         try plan.checkInputs()
-        guard plan.addresses == addresses, plan.buildings == buildings else {
-            throw InputError("decisions: the plan has \(plan.addresses) addresses and \(plan.buildings) buildings, this run \(addresses) and \(buildings); make the plan again")
+        guard plan.addresses == addressIDs.count, plan.buildings == buildingIDs.count else {
+            throw InputError("decisions: the plan has \(plan.addresses) addresses and \(plan.buildings) buildings, this run \(addressIDs.count) and \(buildingIDs.count); make the plan again")
         }
-        var decided = [Bool](repeating: false, count: addresses)
-        var unlinked = [ProximityMatcher.UnlinkedReason?](repeating: nil, count: addresses)
-        var links: [Link] = []
+        var all: [Outcome] = []
+        all.reserveCapacity(addressIDs.count)
         for tile in plan.tiles {
             let path = directory + "/" + fileName(tile: tile.index)
             guard FileManager.default.fileExists(atPath: path) else { throw InputError("decisions: tile \(tile.index) has no decisions (\(path))") }
             let part = try read(path)
             guard part.tile == tile.index else { throw InputError("decisions: \(path) holds tile \(part.tile)'s decisions, not tile \(tile.index)'s") }
-            for o in part.outcomes {
-                let a = Int(o.address)
-                guard a >= 0, a < addresses, !decided[a], o.building < buildings else {
-                    throw InputError("decisions: tile \(tile.index) decides address \(a), which is not in the run or another tile decided")
-                }
-                decided[a] = true
-                if let reason = o.unlinked { unlinked[a] = reason } else {
-                    links.append(Link(addressIndex: a, buildingIndex: Int(o.building), method: o.method, confidence: o.confidence, distance: o.distance))
-                }
-            }
+            all += part.outcomes
         }
-        if let a = decided.firstIndex(of: false) { throw InputError("decisions: no tile decided address \(a) (\(decided.filter { !$0 }.count) addresses undecided)") }
-        links.sort { $0.addressIndex < $1.addressIndex }
+        // The run's addresses are in id order: the decisions, in the same order, pair with them one by one.
+        all.sort { IDOrder.precedes($0.address, $1.address) }
+        guard all.count == addressIDs.count else {
+            throw InputError("decisions: the tiles decided \(all.count) addresses, the run has \(addressIDs.count); make the plan again")
+        }
+        var unlinked = [ProximityMatcher.UnlinkedReason?](repeating: nil, count: addressIDs.count)
+        var links: [Link] = []
+        for (a, o) in all.enumerated() {
+            guard o.address == addressIDs[a] else {
+                throw InputError("decisions: address \(addressIDs[a]) has no decision, or another is decided twice (\(o.address))")
+            }
+            if let reason = o.unlinked { unlinked[a] = reason; continue }
+            let b = Self.index(of: o.building!, in: buildingIDs)
+            guard let b else { throw InputError("decisions: address \(o.address) is linked to building \(o.building!), which is not in the run") }
+            links.append(Link(addressIndex: a, buildingIndex: b, method: o.method, confidence: o.confidence, distance: o.distance))
+        }
         return (links, unlinked)
+    }
+
+    /// `id`'s index in `ids` (in id order), by halving.
+    static func index(of id: String, in ids: [String]) -> Int? {
+        var low = 0, high = ids.count
+        while low < high {
+            let mid = (low + high) / 2
+            if IDOrder.precedes(ids[mid], id) { low = mid + 1 } else { high = mid }
+        }
+        return low < ids.count && ids[low] == id ? low : nil
     }
 }

@@ -37,6 +37,10 @@ public struct TilePlan: Sendable, Codable {
         public var linkHalo: Halo
         /// The same for the run's measures (a smaller reach: an address's candidates and its street).
         public var measureHalo: Halo
+        /// What each pass reads of the sources (lon/lat): the tile within the data's extent, with its
+        /// halo around it. A GeoParquet source is read only where its row groups meet it.
+        public var linkReadBox: BBox
+        public var measureReadBox: BBox
     }
 
     public struct Halo: Sendable, Codable, Equatable {
@@ -123,6 +127,29 @@ public struct TileBounds: Sendable, Codable, Equatable {
     func near(_ p: Point2, within margin: Double) -> Bool {
         (minX.map { p.x >= $0 - margin } ?? true) && (maxX.map { p.x <= $0 + margin } ?? true)
             && (minY.map { p.y >= $0 - margin } ?? true) && (maxY.map { p.y <= $0 + margin } ?? true)
+    }
+
+    /// The box within `extent` (metres), `margin` wider on every side, in lon/lat in `frame`: its
+    /// outline, a point every 100 m, brought back (a metric box's image is not a box), and 10⁻⁶°
+    /// wider still (about 0.1 m).
+    func lonLatBox(within extent: BBox, margin: Double, frame: LocalMetricFrame) -> BBox {
+        let box = BBox(minX: max(minX ?? -.infinity, extent.minX), minY: max(minY ?? -.infinity, extent.minY),
+                       maxX: min(maxX ?? .infinity, extent.maxX), maxY: min(maxY ?? .infinity, extent.maxY)).expanded(by: margin)
+        guard !box.isEmpty else { return .empty }
+        var ring: [Point2] = []
+        let steps = { (length: Double) in max(1, Int((length / 100).rounded(.up))) }
+        let nx = steps(box.maxX - box.minX), ny = steps(box.maxY - box.minY)
+        for i in 0...nx {
+            let x = box.minX + (box.maxX - box.minX) * Double(i) / Double(nx)
+            ring += [Point2(x: x, y: box.minY), Point2(x: x, y: box.maxY)]
+        }
+        for j in 0...ny {
+            let y = box.minY + (box.maxY - box.minY) * Double(j) / Double(ny)
+            ring += [Point2(x: box.minX, y: y), Point2(x: box.maxX, y: y)]
+        }
+        var lonLat = BBox.empty
+        for p in ring { lonLat.extend(frame.transverseMercator.inverse(p)) }
+        return lonLat.expanded(by: 1e-6)
     }
 
     func meets(_ box: BBox, within margin: Double) -> Bool {

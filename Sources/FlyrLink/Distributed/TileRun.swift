@@ -28,16 +28,22 @@ extension LinkPipeline {
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
         var inputs = try pipeline.readAndIngest(clock, pool)
-        let frame = pipeline.runFrame(inputs, pool: pool)
+        let frame = Self.frame(inputs.territory, Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool))
         let layers = pipeline.frameStage(&inputs, frame: frame, clock, pool)
         let points = layers.points!, footprints = layers.footprints!
         let boxes = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].bbox }
         let bounds = TileCutter.cut(points, into: tiles.count(addresses: points.count))
+        var extent = BBox.empty
+        for p in points { extent.extend(p) }
+        for b in boxes { extent.extend(b) }
         let planned = stage(.index, clock, "tiles", items: { $0.count }) { () -> ([TilePlan.Tile], String) in
             let tiles = pool.map(bounds.count, chunkSize: 1) { _, t in
-                TilePlan.Tile(index: t, bounds: bounds[t], addresses: points.reduce(0) { bounds[t].contains($1) ? $0 + 1 : $0 },
-                              linkHalo: TileHalo.link(around: bounds[t], footprintBoxes: boxes, options: options.link),
-                              measureHalo: TileHalo.measures(options: options.link))
+                let link = TileHalo.link(around: bounds[t], footprintBoxes: boxes, options: options.link)
+                let measure = TileHalo.measures(options: options.link)
+                return TilePlan.Tile(index: t, bounds: bounds[t], addresses: points.reduce(0) { bounds[t].contains($1) ? $0 + 1 : $0 },
+                                     linkHalo: link, measureHalo: measure,
+                                     linkReadBox: bounds[t].lonLatBox(within: extent, margin: link.buildings, frame: frame),
+                                     measureReadBox: bounds[t].lonLatBox(within: extent, margin: measure.buildings, frame: frame))
             }
             return (tiles, "\(tiles.count) tiles")
         }
@@ -63,12 +69,10 @@ extension LinkPipeline {
         let model = try (options.linkModelPath.map { path throws(InputError) in .success(try LinkModel(path: path)) } ?? LinkModel.compiledIn).get()
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
-        var inputs = try readAndIngest(clock, pool)
-        let frame = runFrame(inputs, pool: pool)
-        guard frame == task.frame else {
-            throw InputError("tile \(task.tile.index): the sources are not those of the plan (their frame is centred on \(frame.centerLon), \(frame.centerLat), the plan's on \(task.frame.centerLon), \(task.frame.centerLat)); make the plan again")
-        }
-        var layers = frameStage(&inputs, frame: frame, clock, pool)
+        // Only what the tile reads (a GeoParquet source pruned to its row groups), in the plan's
+        // frame (the whole run's: this read's extent is the tile's).
+        var inputs = try readAndIngest(clock, pool, within: task.readBox)
+        var layers = frameStage(&inputs, frame: task.frame, clock, pool)
         let scope = layers.tileScope!
         var indexed = indexStage(&layers, clock, pool)
         return try stage(.match, clock, items: { _ in scope.own.count }) { () throws -> (TileOutput, String) in
@@ -86,11 +90,6 @@ extension LinkPipeline {
         }
     }
 
-    /// The run's frame: centred on the territory, or on both layers' extent.
-    func runFrame(_ inputs: ReadLayers, pool: WorkerPool) -> LocalMetricFrame {
-        Self.frame(inputs.territory, Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool))
-    }
-
     static func frame(_ territory: Territory?, _ boxes: (addresses: BBox, buildings: BBox)) -> LocalMetricFrame {
         var union = boxes.addresses
         union.extend(boxes.buildings)
@@ -99,17 +98,22 @@ extension LinkPipeline {
 }
 
 extension TileScope {
-    /// The own addresses' outcomes, by their indices in the whole run.
+    /// The own addresses' outcomes, by id, in the run's (id) order.
     func decisions(_ decided: (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]), tile: Int) -> TileDecisions {
         var outcomes: [TileDecisions.Outcome] = []
-        for (a, reason) in decided.unlinked.enumerated() where own[a] && reason != nil {
-            outcomes.append(.init(address: addresses[a], building: -1, method: .proximity, confidence: 0, distance: 0, unlinked: reason))
+        var links = decided.links.makeIterator(), next = links.next()
+        for (a, reason) in decided.unlinked.enumerated() {
+            // (The links are in address order, one for each address without a reason.)
+            var outcome = TileDecisions.Outcome(address: addressIDs[a], building: nil, method: .proximity, confidence: 0, distance: 0,
+                                                unlinked: reason)
+            if reason == nil, let l = next {
+                precondition(l.addressIndex == a, "one link for each address without an unlinked reason")
+                outcome = .init(address: addressIDs[a], building: buildingIDs[l.buildingIndex], method: l.method, confidence: l.confidence,
+                                distance: l.distance, unlinked: nil)
+                next = links.next()
+            }
+            if own[a] { outcomes.append(outcome) }
         }
-        for l in decided.links where own[l.addressIndex] {
-            outcomes.append(.init(address: addresses[l.addressIndex], building: buildings[l.buildingIndex], method: l.method,
-                                  confidence: l.confidence, distance: l.distance, unlinked: nil))
-        }
-        outcomes.sort { $0.address < $1.address }
         return TileDecisions(tile: tile, outcomes: outcomes)
     }
 }

@@ -22,29 +22,30 @@ public struct TileTask: Sendable, Codable {
     }
 
     var halo: TilePlan.Halo { pass == .measures ? tile.measureHalo : tile.linkHalo }
+    var readBox: BBox { pass == .measures ? tile.measureReadBox : tile.linkReadBox }
 }
 
-/// What a tile run keeps of the run's layers: the buildings and addresses within its halo, each
-/// with its index in the whole run (so that ties between them fall as in one run: the kept keep
-/// their order), and which of the addresses are the tile's own.
+/// What a tile run keeps of what it read: the buildings and addresses within its halo, each by its
+/// id (a tile that reads part of a source cannot know a row's index in the whole run; both layers
+/// are in id order, so the kept keep the run's relative order and every tie falls as in one run),
+/// and which of the addresses are the tile's own.
 struct TileScope {
-    var buildings: [Int32]
-    var addresses: [Int32]
+    var buildingIDs: [String]
+    var addressIDs: [String]
     var own: [Bool]
 
-    /// The scope of `task` over the run's footprints and points (in the frame), both cut to it in
+    /// The scope of `task` over the footprints and points read (in the frame), both cut to it in
     /// place, and the parked rows with them.
     static func cut(_ task: TileTask, footprints: inout FootprintStore, points: inout [Point2],
                     buildingRows: ParkedRows<Building>, addressRows: ParkedRows<AddressPoint>, pool: WorkerPool) -> TileScope {
         let bounds = task.tile.bounds, halo = task.halo
         let keepBuilding = pool.map(footprints.count, chunkSize: 16_384) { _, i in bounds.meets(footprints[i].bbox, within: halo.buildings) }
         let keepAddress = points.map { bounds.near($0, within: halo.addresses) }
-        let buildings = keepBuilding.indices.compactMap { keepBuilding[$0] ? Int32($0) : nil }
-        let addresses = keepAddress.indices.compactMap { keepAddress[$0] ? Int32($0) : nil }
         buildingRows.keep(keepBuilding)
         addressRows.keep(keepAddress)
-        footprints = FootprintStore(footprints, order: buildings, pool: pool)
-        points = addresses.map { points[Int($0)] }
-        return TileScope(buildings: buildings, addresses: addresses, own: points.map(bounds.contains))
+        footprints = FootprintStore(footprints, order: keepBuilding.indices.compactMap { keepBuilding[$0] ? Int32($0) : nil }, pool: pool)
+        points = zip(points, keepAddress).filter(\.1).map(\.0)
+        return TileScope(buildingIDs: buildingRows.map(pool: pool) { $1.id }, addressIDs: addressRows.map(pool: pool) { $1.id },
+                         own: points.map(bounds.contains))
     }
 }

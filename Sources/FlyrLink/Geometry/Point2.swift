@@ -58,6 +58,11 @@ public struct BBox: Sendable, Hashable, Codable {
         BBox(minX: minX - d, minY: minY - d, maxX: maxX + d, maxY: maxY + d)
     }
 
+    /// What lies in both (empty when they do not meet).
+    public func intersection(_ o: BBox) -> BBox {
+        BBox(minX: Swift.max(minX, o.minX), minY: Swift.max(minY, o.minY), maxX: Swift.min(maxX, o.maxX), maxY: Swift.min(maxY, o.maxY))
+    }
+
     public func intersects(_ o: BBox) -> Bool {
         !(o.minX > maxX || o.maxX < minX || o.minY > maxY || o.maxY < minY)
     }

@@ -26,9 +26,9 @@ extension LinkPipeline {
             var parked: (footprints: ParkedFootprints, addressPoints: [Point2])?
             if let directory = options.decisionsDirectory {
                 // A distributed run's tiles decided; the scene serves the split, as the baseline's.
-                decided = try TileDecisions.merged(directory, options: options, addresses: indexed.scene!.addressPoints.count,
-                                                   buildings: indexed.buildingCount)
                 addresses = layers.addressRows.take()!.restore(pool: pool)
+                decided = try TileDecisions.merged(directory, options: options, addressIDs: addresses.map(\.id),
+                                                   buildingIDs: layers.buildingRows!.map(pool: pool) { $1.id })
             } else if options.link.strategy == .naive {
                 decided = naiveMatch(indexed.scene!, index: indexed.index.take()!, accessory: indexed.accessory, previous: previous,
                                      addresses: &addresses, parkedAddresses: &layers.addressRows, pool: pool)

@@ -9,7 +9,8 @@ struct ReadLayers {
 
 extension LinkPipeline {
     /// read, then ingest: the layers' accepted rows parked, their footprints and points in lon/lat.
-    func readAndIngest(_ clock: Clock, _ pool: WorkerPool) throws -> ReadLayers {
+    /// `within`: a lon/lat box the reading may be cut to (a tile's, GeoParquet's row groups).
+    func readAndIngest(_ clock: Clock, _ pool: WorkerPool, within tileBox: BBox? = nil) throws -> ReadLayers {
         // read: both layers at once (separate GDAL datasets), and the territory. Records go to
         // the ingest intakes in batches as they are read, so no layer is ever held as records.
         let buildingIntake = Ingest.BuildingIntake(heightScale: (options.heightUnit ?? .m).metres)
@@ -18,7 +19,9 @@ extension LinkPipeline {
         let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses",
                                                                  items: { $0.0.recordCount + $0.1.recordCount }) {
             let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
-            let tables = try readBoth(within: territory?.footprint.bbox, buildingIntake, addressIntake, progress: counter)
+            var box = territory?.footprint.bbox
+            if let tileBox { box = box.map { $0.intersection(tileBox) } ?? tileBox }
+            let tables = try readBoth(within: box, buildingIntake, addressIntake, progress: counter)
             return ((tables.0, tables.1, territory), "\(tables.0.recordCount) buildings, \(tables.1.recordCount) addresses")
         }
         // ingest: bring the accepted rows to lon/lat, name and order them.
