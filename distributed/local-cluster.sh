@@ -7,7 +7,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 command=$1 dir=$2
-py=$("$here/../scripts/pinned-venv.sh" "$here/.venv" "import pyspark" -r "$here/requirements.txt")
+py=$("$here/venv.sh")
 spark_home=$("$py" -c "import os, pyspark; print(os.path.dirname(pyspark.__file__))")
 export SPARK_HOME=$spark_home PYSPARK_PYTHON=$py SPARK_LOG_DIR=$dir/logs
 daemon() {  # daemon NAME CLASS ARGS...: started in its own session; its process group kept in NAME.pgid

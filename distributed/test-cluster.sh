@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The distributed run on a real Spark standalone cluster on 127.0.0.1: one master and two workers,
 # started here and stopped here by their process groups. On a synthetic city of 200,000 buildings
-# (flyr-synth, hard profile) cut into 16 tiles:
+# (flyr-synth, hard profile; GeoParquet) cut into 16 tiles:
 #   1. every output of distributed/flyr-link-spark is byte-identical to `flyr-link run`'s (report.json's
 #      timings aside), and the tiles' edges cut through townhouse rows and clusters of addresses;
 #   2. a tile whose task fails for good: one error naming the tile, nothing at --out, no work left;
@@ -14,7 +14,7 @@ root=$(pwd)
 swift build -c release --product flyr-link >/dev/null
 swift build -c release --product flyr-synth >/dev/null
 flyr=$root/.build/release/flyr-link
-py=$(scripts/pinned-venv.sh distributed/.venv "import pyspark" -r distributed/requirements.txt)
+py=$(distributed/venv.sh)
 work=$(mktemp -d "${TMPDIR:-/tmp}/flyr-spark-test.XXXXXX")
 trap 'distributed/local-cluster.sh stop "$work/cluster"; rm -rf "$work"' EXIT
 passed=0 failed=0
@@ -24,8 +24,10 @@ check() {  # check NAME COMMAND...: one test
 master=$(distributed/local-cluster.sh start "$work/cluster" 2)
 
 # The city, and one run's outputs to compare with.
+# As GeoParquet of 2,000-row groups along a Hilbert curve, so that each tile reads only its part.
 "$root/.build/release/flyr-synth" generate --buildings 200000 --seed 29 --profile hard --out "$work/city" >/dev/null
-sources=(--buildings "$work/city/buildings.geojson" --addresses "$work/city/addresses.geojson")
+"$py" scripts/make-parquet-city.py "$work/city" "$work/city" 2000 >/dev/null
+sources=(--buildings "$work/city/buildings.snappy.parquet" --addresses "$work/city/addresses.zstd.parquet" --parquet-reader flyr)
 "$flyr" run "${sources[@]}" --out "$work/single" >/dev/null
 same_outputs() {  # same_outputs DIR: every file as one run's; report.json and report.html but for their timings
   local f ok=0
@@ -69,7 +71,7 @@ check "a tile failing for good: one error naming it, nothing written" failing_ru
 # 3. A plan whose sources changed since: the tile refuses it.
 changed_sources() {
   cp "$work/city/addresses.geojson" "$work/addresses-copy.geojson"
-  "$flyr" plan --buildings "$work/city/buildings.geojson" --addresses "$work/addresses-copy.geojson" --tiles 4 --out "$work/plan.json" >/dev/null
+  "$flyr" plan --buildings "$work/city/buildings.snappy.parquet" --addresses "$work/addresses-copy.geojson" --tiles 4 --out "$work/plan.json" >/dev/null
   printf ' ' >>"$work/addresses-copy.geojson"
   ! "$flyr" tile measures --plan "$work/plan.json" --tile 0 --out "$work/part.json" 2>"$work/changed.err" &&
     grep -q "is not the file the plan was made from" "$work/changed.err" && [ ! -e "$work/part.json" ]
