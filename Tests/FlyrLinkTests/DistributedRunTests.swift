@@ -53,6 +53,18 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertEqual(try RunMeasures.read(dir.appendingPathComponent("a.json").path), whole)
     }
 
+    /// The votes' sums hold a continent's addresses (2⁻⁴⁰ units overflowed at 8.4 million votes,
+    /// found by a 10M-building run).
+    func testVoteSumsHoldBillionsOfVotes() {
+        XCTAssertGreaterThan(RunMeasures.Votes.capacity, 5e9)
+        var part = RunMeasures.Votes()
+        for _ in 0..<1000 { part.add(1) }
+        var run = RunMeasures.Votes()
+        for _ in 0..<5_000_000 { run.add(part) }  // five billion full votes
+        XCTAssertEqual(run.ratio, 1)
+        XCTAssertEqual(run.weightInVotes, 5e9)
+    }
+
     func testTileDecisionsComeBackToTheBit() throws {
         let path = TestPaths.temporaryDirectory(self).appendingPathComponent(TileDecisions.fileName(tile: 3)).path
         let written = TileDecisions(tile: 3, outcomes: [

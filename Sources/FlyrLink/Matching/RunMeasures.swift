@@ -9,13 +9,16 @@ import Foundation
 /// as one run over every address.
 public struct RunMeasures: Sendable, Equatable, Codable {
     /// A street's (or the run's) votes: the sum of the plain votes (odd numbers on the left as the
-    /// numbers rise: +1) and the sum of their sizes, in units of 2⁻⁴⁰ (a vote is at most 1 in size:
-    /// the sums of a billion votes fit).
+    /// numbers rise: +1) and the sum of their sizes, in units of 2⁻³⁰ (a vote is at most 1 in size,
+    /// so the sums of 2³³ votes, 8.6 billion addresses, fit in 64 bits; 2⁻⁴⁰ overflowed at 8.4
+    /// million).
     public struct Votes: Sendable, Equatable, Codable {
         public var agree: Int64 = 0
         public var weight: Int64 = 0
 
-        static let unit = 1_099_511_627_776.0  // 2⁴⁰
+        static let unit = 1_073_741_824.0  // 2³⁰
+        /// How many full votes the sums hold.
+        static let capacity = Double(Int64.max) / unit
 
         mutating func add(_ vote: Double) {
             let v = Int64((vote * Self.unit).rounded())
