@@ -53,6 +53,8 @@ def parse(argv):
         p.error("--matcher: a distributed run links with the link model (the baseline runs on one machine: flyr-link run --matcher naive)")
     if any(a == "--write-evidence" or a.startswith("--write-evidence=") for a in rest):
         p.error("--write-evidence is not written by a distributed run")
+    if rest and not rest[0].startswith("-"):
+        p.error(f"{rest[0]}: give the sources and options as options (a pipeline file is not read by a distributed run)")
     plan_args, i = [], 0
     while i < len(rest):
         name = rest[i].split("=", 1)[0]
@@ -84,7 +86,8 @@ def tile_task(binary_name, pass_name, plan, out_of, measures=None):
             command += ["--measures", measures]
         p = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if p.returncode != 0:
-            raise TileFailed(f"[flyr-link-spark] tile {tile} ({pass_name}) failed: {p.stderr.strip() or p.returncode} [/flyr-link-spark]")
+            why = p.stderr.strip() or (f"killed by signal {-p.returncode}" if p.returncode < 0 else f"exit status {p.returncode}")
+            raise TileFailed(f"[flyr-link-spark] tile {tile} ({pass_name}) failed: {why} [/flyr-link-spark]")
         return tile
     return run
 
@@ -101,8 +104,13 @@ def run_tiles(sc, count, task):
 def main(argv):
     args, run_args, plan_args = parse(argv)
     binary = args.flyr_link
-    out = os.path.abspath(args.out)
-    work = os.path.abspath(args.work or os.path.join(os.path.dirname(out), f".{os.path.basename(out)}.flyr-spark-{uuid.uuid4().hex[:8]}"))
+    # A PostgreSQL target (postgresql://…, PG:…) is passed on as given; the work directory is then
+    # beside the current one unless --work names it.
+    database = re.match(r"^(postgres(ql)?://|PG:)", args.out) is not None
+    out = args.out if database else os.path.abspath(args.out)
+    beside = os.getcwd() if database else os.path.dirname(out)
+    name = "postgresql" if database else os.path.basename(out)
+    work = os.path.abspath(args.work or os.path.join(beside, f".{name}.flyr-spark-{uuid.uuid4().hex[:8]}"))
     os.makedirs(work, exist_ok=False)
     decisions = os.path.join(work, "decisions")
     parts = os.path.join(work, "measures")
@@ -120,7 +128,7 @@ def main(argv):
         sc.addFile(binary)
         run_tiles(sc, count, tile_task(os.path.basename(binary), "measures", plan, lambda t: os.path.join(parts, f"{t}.json")))
         measures = os.path.join(work, "measures.json")
-        flyr_link(binary, "tile", "sum", *[os.path.join(parts, f"{t}.json") for t in range(count)], "--out", measures)
+        flyr_link(binary, "tile", "sum", "--plan", plan, *[os.path.join(parts, f"{t}.json") for t in range(count)], "--out", measures)
         run_tiles(sc, count, tile_task(os.path.basename(binary), "link", plan, lambda t: os.path.join(decisions, f"tile-{t:06d}.decisions"), measures))
         sc.stop()
         sc = None

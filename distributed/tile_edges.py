@@ -13,8 +13,9 @@ tile_of_id = {}
 for path in glob.glob(f"{work}/decisions/tile-*.decisions"):
     data = open(path, "rb").read()
     magic, version, tile, count = struct.unpack_from("<4sIIQ", data, 0)
-    assert magic == b"FLTD" and version == 2, path
-    at = 20
+    assert magic == b"FLTD" and version == 3, path
+    (n,) = struct.unpack_from("<H", data, 20)  # the plan's SHA-256
+    at = 22 + n
     for _ in range(count):  # address id, building id (0xFFFF: none), reason, method, two doubles
         (n,) = struct.unpack_from("<H", data, at)
         tile_of_id[data[at + 2:at + 2 + n].decode()] = tile

@@ -48,6 +48,8 @@ struct RunCommand: ParsableCommand {
     var decisions: String?
 
     func validate() throws {
+        if decisions != nil, writeEvidence != nil { throw ValidationError("--write-evidence: a run with --decisions makes no evidence (its tiles did)") }
+        if decisions != nil, matcher == "naive" { throw ValidationError("--decisions: the tiles decided with the link model, not --matcher naive") }
         if let only, only != "links" && only != "all" { throw ValidationError("--only takes links") }
         if let format, OutputFormat(rawValue: format) == nil { throw ValidationError("--format takes dir, gpkg, fgb or parquet, not '\(format)'") }
         if let format, format != "dir", let out, PostgresTarget.conninfo(from: out) != nil {

@@ -7,7 +7,7 @@ struct TileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tile",
         abstract: "One tile of a distributed run: its part of the run's measures, or its addresses' decisions.",
-        discussion: "A distributed run: flyr-link plan; for every tile, tile measures; tile sum; for every tile, tile link; then flyr-link run --decisions DIR with the plan and the tiles' decisions in DIR (docs/distributed.md).",
+        discussion: "A distributed run: flyr-link plan; for every tile, tile measures; tile sum --plan; for every tile, tile link; then flyr-link run --decisions DIR with the plan (DIR/plan.json) and the tiles' decisions in DIR (docs/distributed.md).",
         subcommands: [TileMeasuresCommand.self, TileSumCommand.self, TileLinkCommand.self]
     )
 }
@@ -28,16 +28,23 @@ struct TileOptions: ParsableArguments {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
     }
 
-    /// The plan's options for this tile's `pass`.
-    func options(_ pass: TileTask.Pass, measures: RunMeasures?) throws -> RunOptions {
+    /// The plan's options for this tile's `pass`; the link pass's measures must be the sum of
+    /// every tile of this plan.
+    func options(_ pass: TileTask.Pass, measures: TileMeasures?) throws -> RunOptions {
         let plan = try TilePlan.read(self.plan)
         guard tile < plan.tiles.count else { throw InputError("tile: the plan has \(plan.tiles.count) tiles; there is no tile \(tile)") }
-        try plan.checkInputs()
+        if let measures {
+            guard measures.plan == (try TilePlan.digest(self.plan)), measures.tiles == Array(plan.tiles.indices) else {
+                throw InputError("tile \(tile): the measures are not those of every tile of this plan (flyr-link tile sum --plan \(self.plan))")
+            }
+        }
+        try plan.checkInputs(hashing: false)
         var options = plan.options
         options.only = .links
         options.outputDirectory = ""
         options.threads = threads ?? RunOptions.defaultThreads
-        options.tile = TileTask(pass: pass, tile: plan.tiles[tile], frame: plan.frame, measures: measures)
+        options.tile = TileTask(pass: pass, tile: plan.tiles[tile], frame: plan.frame, measures: measures?.measures,
+                                prunedReads: plan.prunedReads)
         return options
     }
 }

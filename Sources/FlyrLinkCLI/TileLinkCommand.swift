@@ -19,10 +19,11 @@ struct TileLinkCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let options = try tile.options(.link, measures: try RunMeasures.read(measures))
-            guard case .decisions(let decisions) = try LinkPipeline(options: options).runTile() else {
+            let options = try tile.options(.link, measures: try TileMeasures.read(measures))
+            guard case .decisions(var decisions) = try LinkPipeline(options: options).runTile() else {
                 preconditionFailure("the link pass gives decisions")
             }
+            decisions.plan = try TilePlan.digest(tile.plan)
             try decisions.write(to: out)
         } catch {
             CLIError.exit(with: error)

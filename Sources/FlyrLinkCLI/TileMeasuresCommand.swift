@@ -19,7 +19,7 @@ struct TileMeasuresCommand: ParsableCommand {
             guard case .measures(let part) = try LinkPipeline(options: tile.options(.measures, measures: nil)).runTile() else {
                 preconditionFailure("the measures pass gives measures")
             }
-            try part.write(to: out)
+            try TileMeasures(plan: try TilePlan.digest(tile.plan), tiles: [tile.tile], measures: part).write(to: out)
         } catch {
             CLIError.exit(with: error)
         }

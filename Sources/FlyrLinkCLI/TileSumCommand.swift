@@ -9,17 +9,22 @@ struct TileSumCommand: ParsableCommand {
         abstract: "Add the tiles' parts of the run's measures into the run's (JSON)."
     )
 
-    @Argument(help: "The tiles' parts (flyr-link tile measures), one per tile of the plan.")
+    @Option(help: "The plan (flyr-link plan): the parts must be its, one for each of its tiles.")
+    var plan: String
+
+    @Argument(help: "The tiles' parts (flyr-link tile measures).")
     var parts: [String]
 
     @Option(name: [.short, .long], help: "Where to write the run's measures (replaced whole).")
     var out: String
 
+    func validate() throws {
+        if parts.isEmpty { throw ValidationError("give the tiles' parts") }
+    }
+
     func run() throws {
         do {
-            var sum = RunMeasures()
-            for path in parts { sum.add(try RunMeasures.read(path)) }
-            try sum.write(to: out)
+            try TileMeasures.sum(try parts.map { path throws(InputError) in try TileMeasures.read(path) }, plan: plan).write(to: out)
         } catch {
             CLIError.exit(with: error)
         }

@@ -46,11 +46,11 @@ final class DistributedRunTests: XCTestCase {
         let nearest = contributions.filter { $0.covers != nil }.map(\.distance).sorted()
         XCTAssertEqual(whole.medianNearest(reach: 40), (Double(nearest[nearest.count / 2]) * 100).rounded() / 100)
         let dir = TestPaths.temporaryDirectory(self)
-        try whole.write(to: dir.appendingPathComponent("a.json").path)
-        try summed.write(to: dir.appendingPathComponent("b.json").path)
+        try TileMeasures(plan: "p", tiles: [0], measures: whole).write(to: dir.appendingPathComponent("a.json").path)
+        try TileMeasures(plan: "p", tiles: [0], measures: summed).write(to: dir.appendingPathComponent("b.json").path)
         let a = try Data(contentsOf: dir.appendingPathComponent("a.json")), b = try Data(contentsOf: dir.appendingPathComponent("b.json"))
         XCTAssertEqual(a, b, "the same measures, the same bytes")
-        XCTAssertEqual(try RunMeasures.read(dir.appendingPathComponent("a.json").path), whole)
+        XCTAssertEqual(try TileMeasures.read(dir.appendingPathComponent("a.json").path).measures, whole)
     }
 
     /// The votes' sums hold a continent's addresses (2⁻⁴⁰ units overflowed at 8.4 million votes,
@@ -67,7 +67,7 @@ final class DistributedRunTests: XCTestCase {
 
     func testTileDecisionsComeBackToTheBit() throws {
         let path = TestPaths.temporaryDirectory(self).appendingPathComponent(TileDecisions.fileName(tile: 3)).path
-        let written = TileDecisions(tile: 3, outcomes: [
+        let written = TileDecisions(tile: 3, plan: "c0ffee", outcomes: [
             .init(address: "a1", building: "b17", method: .exact, confidence: 0.1 + 0.2, distance: 0, unlinked: nil),
             .init(address: "a4 (Åbo)", building: nil, method: .proximity, confidence: 0, distance: 0, unlinked: .lowConfidence),
             .init(address: "a9", building: "", method: .proximity, confidence: 0.999, distance: 12.345678901234, unlinked: nil),
@@ -75,6 +75,7 @@ final class DistributedRunTests: XCTestCase {
         try written.write(to: path)
         let read = try TileDecisions.read(path)
         XCTAssertEqual(read.tile, 3)
+        XCTAssertEqual(read.plan, "c0ffee")
         XCTAssertEqual(read.outcomes, written.outcomes)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         try bytes.dropLast(5).write(to: URL(fileURLWithPath: path))
@@ -82,18 +83,24 @@ final class DistributedRunTests: XCTestCase {
     }
 
     /// plan → every tile's measures → their sum → every tile's decisions → run --decisions.
-    private func tiledRun(_ sources: [String], tiles: Int, in dir: URL, extra: [String] = []) throws -> String {
+    /// `edit`: a change to the plan before the tiles run (a test of what a wrong plan would do).
+    private func tiledRun(_ sources: [String], tiles: Int, in dir: URL, edit: ((inout TilePlan) -> Void)? = nil) throws -> String {
         let plan = dir.appendingPathComponent("decisions/plan.json").path
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("decisions"), withIntermediateDirectories: true)
-        var r = try ProcessRunner.flyrLink(["plan"] + sources + extra + ["--tiles", "\(tiles)", "--out", plan])
+        var r = try ProcessRunner.flyrLink(["plan"] + sources + ["--tiles", "\(tiles)", "--out", plan])
         XCTAssertEqual(r.status, 0, r.stderr)
+        if let edit {
+            var edited = try TilePlan.read(plan)
+            edit(&edited)
+            try edited.write(to: plan)
+        }
         let parts = (0..<tiles).map { dir.appendingPathComponent("part-\($0).json").path }
         for t in 0..<tiles {
             r = try ProcessRunner.flyrLink(["tile", "measures", "--plan", plan, "--tile", "\(t)", "--out", parts[t]])
             XCTAssertEqual(r.status, 0, r.stderr)
         }
         let measures = dir.appendingPathComponent("measures.json").path
-        r = try ProcessRunner.flyrLink(["tile", "sum"] + parts + ["--out", measures])
+        r = try ProcessRunner.flyrLink(["tile", "sum", "--plan", plan] + parts + ["--out", measures])
         XCTAssertEqual(r.status, 0, r.stderr)
         for t in 0..<tiles {
             r = try ProcessRunner.flyrLink(["tile", "link", "--plan", plan, "--tile", "\(t)", "--measures", measures,
@@ -148,9 +155,74 @@ final class DistributedRunTests: XCTestCase {
         }
         // A tile's read box is a small part of the city's.
         let plan = try TilePlan.read(decisions + "/plan.json")
+        XCTAssertTrue(plan.prunedReads)
         let city = plan.tiles.reduce(BBox.empty) { var b = $0; b.extend($1.linkReadBox); return b }
         let area = { (b: BBox) in (b.maxX - b.minX) * (b.maxY - b.minY) }
         XCTAssertTrue(plan.tiles.allSatisfy { area($0.measureReadBox) < 0.5 * area(city) })
+        // The tiles' measures, read in parts, are to the byte those of one tile that reads everything.
+        _ = try tiledRun(sources, tiles: 1, in: dir.appendingPathComponent("whole"))
+        XCTAssertEqual(try TileMeasures.read(dir.appendingPathComponent("measures.json").path).measures,
+                       try TileMeasures.read(dir.appendingPathComponent("whole/measures.json").path).measures)
+
+        // Halos too small (20 m): the comparison above would have seen it.
+        let narrow = try tiledRun(sources, tiles: 5, in: dir.appendingPathComponent("narrow")) { plan in
+            for t in plan.tiles.indices {
+                plan.tiles[t].linkHalo = .init(addresses: 20, buildings: 20)
+                plan.tiles[t].linkReadBox = plan.tiles[t].measureReadBox
+            }
+        }
+        r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("narrow/out").path, "--decisions", narrow])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertNotEqual(try Data(contentsOf: dir.appendingPathComponent("one/links.csv")),
+                          try Data(contentsOf: dir.appendingPathComponent("narrow/out/links.csv")))
+        // Parts of one plan are refused by another's sum.
+        r = try ProcessRunner.flyrLink(["tile", "sum", "--plan", narrow + "/plan.json"]
+                                       + (0..<5).map { dir.appendingPathComponent("part-\($0).json").path }
+                                       + ["--out", dir.appendingPathComponent("mixed.json").path])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("made for another plan"), r.stderr)
+    }
+
+    /// A step's files name the plan they were made for: another plan's are refused.
+    func testStepsRefuseAnotherPlansFiles() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let sources = ["--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses]
+        let decisions = try tiledRun(sources, tiles: 3, in: dir)
+        // A new plan (other tiles) beside the old decisions.
+        var r = try ProcessRunner.flyrLink(["plan"] + sources + ["--tiles", "3", "--max-distance", "39", "--out", decisions + "/plan.json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        r = try ProcessRunner.flyrLink(["run"] + sources + ["--max-distance", "39", "--out", dir.appendingPathComponent("out").path,
+                                                            "--decisions", decisions])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("were made under another plan"), r.stderr)
+        r = try ProcessRunner.flyrLink(["tile", "link", "--plan", decisions + "/plan.json", "--tile", "0", "--measures",
+                                        dir.appendingPathComponent("measures.json").path, "--out", dir.appendingPathComponent("x").path])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("not those of every tile of this plan"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+    }
+
+    /// A layer that repeats an id: one run keeps its first row, which a tile reading a part cannot
+    /// know, so the tiles read everything.
+    func testARepeatedIDTurnsPrunedReadsOff() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        var collection = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestPaths.helsinkiBuildings))) as! [String: Any]
+        var features = collection["features"] as! [Any]
+        features.append(features[0])
+        collection["features"] = features
+        let buildings = dir.appendingPathComponent("buildings.geojson")
+        try JSONSerialization.data(withJSONObject: collection).write(to: buildings)
+        let sources = ["--buildings", buildings.path, "--addresses", TestPaths.helsinkiAddresses]
+        let decisions = try tiledRun(sources, tiles: 3, in: dir)
+        XCTAssertFalse(try TilePlan.read(decisions + "/plan.json").prunedReads)
+        var r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("one").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("tiled").path, "--decisions", decisions])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for name in ["links.csv", "rejects.csv"] {
+            XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("one/\(name)")),
+                           try Data(contentsOf: dir.appendingPathComponent("tiled/\(name)")), name)
+        }
     }
 
     func testATileRefusesSourcesChangedSinceThePlan() throws {

@@ -17,10 +17,12 @@ public struct TileDecisions: Sendable {
     }
 
     public var tile: Int
+    /// The SHA-256 of the plan the tile was decided under (`TilePlan.digest`).
+    public var plan = ""
     var outcomes: [Outcome]
 
     static let magic: [UInt8] = Array("FLTD".utf8)
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
     static let headerBytes = 20
     static let noBuilding = UInt16.max
 
@@ -35,6 +37,8 @@ public struct TileDecisions: Sendable {
         Self.append(Self.version, to: &out)
         Self.append(UInt32(tile), to: &out)
         Self.append(UInt64(outcomes.count), to: &out)
+        Self.append(UInt16(plan.utf8.count), to: &out)
+        out += plan.utf8
         for o in outcomes {
             guard o.address.utf8.count < Self.noBuilding, (o.building?.utf8.count ?? 0) < Self.noBuilding else {
                 throw OutputError("tile \(tile): an id of 65,535 bytes or more (\(o.address.prefix(40))…)")
@@ -72,6 +76,7 @@ public struct TileDecisions: Sendable {
         guard try integer(UInt32.self) == version else { throw InputError("decisions: \(path) is of another version than \(version)") }
         let tile = Int(try integer(UInt32.self))
         let count = Int(try integer(UInt64.self))
+        let plan = String(decoding: try take(Int(try integer(UInt16.self))), as: UTF8.self)
         var outcomes: [Outcome] = []
         for k in 0..<count {
             let address = String(decoding: try take(Int(try integer(UInt16.self))), as: UTF8.self)
@@ -86,7 +91,7 @@ public struct TileDecisions: Sendable {
                                     unlinked: reason == 0xFF ? nil : ProximityMatcher.UnlinkedReason(ordinal: Int(reason))))
         }
         guard at == bytes.count else { throw InputError("decisions: \(path) has \(bytes.count - at) bytes after its last record") }
-        return TileDecisions(tile: tile, outcomes: outcomes)
+        return TileDecisions(tile: tile, plan: plan, outcomes: outcomes)
     }
 
     private static func append<T: FixedWidthInteger>(_ v: T, to out: inout [UInt8]) {
@@ -102,11 +107,11 @@ extension TileDecisions {
     /// sources, unchanged, and the same linking), and every address decided by exactly one tile.
     static func merged(_ directory: String, options: RunOptions, addressIDs: [String], buildingIDs: [String])
         throws(InputError) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
-        let plan = try TilePlan.read(directory + "/" + planName)
+        let plan = try TilePlan.read(directory + "/" + planName), digest = try TilePlan.digest(directory + "/" + planName)
         guard options.linksLike(plan.options) else {
             throw InputError("decisions: the plan in \(directory) was made for other sources or linking options than this run's")
         }
-        try plan.checkInputs()
+        try plan.checkInputs(hashing: true)
         guard plan.addresses == addressIDs.count, plan.buildings == buildingIDs.count else {
             throw InputError("decisions: the plan has \(plan.addresses) addresses and \(plan.buildings) buildings, this run \(addressIDs.count) and \(buildingIDs.count); make the plan again")
         }
@@ -117,6 +122,7 @@ extension TileDecisions {
             guard FileManager.default.fileExists(atPath: path) else { throw InputError("decisions: tile \(tile.index) has no decisions (\(path))") }
             let part = try read(path)
             guard part.tile == tile.index else { throw InputError("decisions: \(path) holds tile \(part.tile)'s decisions, not tile \(tile.index)'s") }
+            guard part.plan == digest else { throw InputError("decisions: tile \(tile.index)'s decisions were made under another plan than \(directory)/\(planName)") }
             all += part.outcomes
         }
         // The run's addresses are in id order: the decisions, in the same order, pair with them one by one.

@@ -18,11 +18,17 @@ public struct TilePlan: Sendable, Codable {
     public var inputs: [InputFile]
     public var addresses: Int
     public var buildings: Int
+    /// Whether a tile may read only the row groups that meet its box: not when a layer repeats an
+    /// id (one run keeps the first row of an id; a tile that reads a part cannot tell which is first).
+    public var prunedReads: Bool
     public var tiles: [Tile]
 
     public struct InputFile: Sendable, Codable, Equatable {
         public var path: String
         public var bytes: Int
+        /// Seconds since 1970 (a tile checks size and time: hashing a source whole in every task
+        /// would undo reading only its part; the outputs' run checks the SHA-256 too).
+        public var modified: Double
         public var sha256: String
     }
 
@@ -46,15 +52,27 @@ public struct TilePlan: Sendable, Codable {
     public struct Halo: Sendable, Codable, Equatable {
         public var addresses: Double
         public var buildings: Double
+
+        /// How far around the tile its pass reads anything.
+        var reach: Double { max(addresses, buildings) }
     }
 
-    public init(options: RunOptions, frame: LocalMetricFrame, inputs: [InputFile], addresses: Int, buildings: Int, tiles: [Tile]) {
+    public init(options: RunOptions, frame: LocalMetricFrame, inputs: [InputFile], addresses: Int, buildings: Int, prunedReads: Bool,
+                tiles: [Tile]) {
         self.options = options
         self.frame = frame
         self.inputs = inputs
         self.addresses = addresses
         self.buildings = buildings
+        self.prunedReads = prunedReads
         self.tiles = tiles
+    }
+
+    /// The SHA-256 of the plan file's bytes: every file a step writes names the plan it was made
+    /// for, and the next step refuses another's (a stale tile's decisions beside a new plan).
+    public static func digest(_ path: String) throws(InputError) -> String {
+        guard let digest = SHA256.fingerprint(path) else { throw InputError("plan: cannot read \(path)") }
+        return digest
     }
 
     public static func read(_ path: String) throws(InputError) -> TilePlan {
@@ -78,22 +96,25 @@ public struct TilePlan: Sendable, Codable {
         }
     }
 
-    /// The inputs' sizes and SHA-256 (files only: a database or a URL is not fingerprinted).
-    static func fingerprints(_ options: RunOptions) -> [InputFile] {
+    /// The inputs' sizes, times and SHA-256 (files only: a database or a URL is not fingerprinted).
+    static func fingerprints(_ options: RunOptions, hashing: Bool = true) -> [InputFile] {
         ([options.buildings, options.addresses] + (options.territory.map { [$0] } ?? [])).compactMap { spec in
             let path = spec.location
             guard let attrs = try? FileManager.default.attributesOfItem(atPath: path),
                   (attrs[.type] as? FileAttributeType) == .typeRegular, let size = attrs[.size] as? Int,
-                  let digest = SHA256.fingerprint(path) else { return nil }
-            return InputFile(path: path, bytes: size, sha256: digest)
+                  let modified = (attrs[.modificationDate] as? Date)?.timeIntervalSince1970 else { return nil }
+            let digest = hashing ? SHA256.fingerprint(path) : ""
+            return digest.map { InputFile(path: path, bytes: size, modified: modified, sha256: $0) }
         }
     }
 
-    /// Whether the inputs are still those the plan was made from: one clear error if not.
-    public func checkInputs() throws(InputError) {
+    /// Whether the inputs are still those the plan was made from (their size and time; with
+    /// `hashing`, their SHA-256 too): one clear error if not.
+    public func checkInputs(hashing: Bool) throws(InputError) {
+        let now = Self.fingerprints(options, hashing: hashing)
         for file in inputs {
-            let now = Self.fingerprints(options).first { $0.path == file.path }
-            guard let now, now == file else {
+            let found = now.first { $0.path == file.path }
+            guard let found, found.bytes == file.bytes, found.modified == file.modified, !hashing || found.sha256 == file.sha256 else {
                 throw InputError("plan: \(file.path) is not the file the plan was made from (it was \(file.bytes) bytes, SHA-256 \(file.sha256.prefix(12))…); make the plan again")
             }
         }

@@ -28,6 +28,7 @@ extension LinkPipeline {
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
         var inputs = try pipeline.readAndIngest(clock, pool)
+        let repeatsAnID = (inputs.buildings.rejects + inputs.addresses.rejects).contains { $0.reason.hasPrefix("duplicate id") }
         let frame = Self.frame(inputs.territory, Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool))
         let layers = pipeline.frameStage(&inputs, frame: frame, clock, pool)
         let points = layers.points!, footprints = layers.footprints!
@@ -42,13 +43,13 @@ extension LinkPipeline {
                 let measure = TileHalo.measures(options: options.link)
                 return TilePlan.Tile(index: t, bounds: bounds[t], addresses: points.reduce(0) { bounds[t].contains($1) ? $0 + 1 : $0 },
                                      linkHalo: link, measureHalo: measure,
-                                     linkReadBox: bounds[t].lonLatBox(within: extent, margin: link.buildings, frame: frame),
-                                     measureReadBox: bounds[t].lonLatBox(within: extent, margin: measure.buildings, frame: frame))
+                                     linkReadBox: bounds[t].lonLatBox(within: extent, margin: link.reach, frame: frame),
+                                     measureReadBox: bounds[t].lonLatBox(within: extent, margin: measure.reach, frame: frame))
             }
             return (tiles, "\(tiles.count) tiles")
         }
         return TilePlan(options: options.resolvingPaths, frame: frame, inputs: TilePlan.fingerprints(options.resolvingPaths), addresses: points.count,
-                        buildings: footprints.count, tiles: planned)
+                        buildings: footprints.count, prunedReads: !repeatsAnID, tiles: planned)
     }
 
     /// What a tile's pass gives: its own addresses' part of the run's measures, or their decisions.
@@ -71,7 +72,7 @@ extension LinkPipeline {
         let pool = WorkerPool(threads: options.threads)
         // Only what the tile reads (a GeoParquet source pruned to its row groups), in the plan's
         // frame (the whole run's: this read's extent is the tile's).
-        var inputs = try readAndIngest(clock, pool, within: task.readBox)
+        var inputs = try readAndIngest(clock, pool, within: task.prunedReads ? task.readBox : nil)
         var layers = frameStage(&inputs, frame: task.frame, clock, pool)
         let scope = layers.tileScope!
         var indexed = indexStage(&layers, clock, pool)

@@ -13,12 +13,15 @@ public struct TileTask: Sendable, Codable {
     public var frame: LocalMetricFrame
     /// The run's measures (the link pass).
     public var measures: RunMeasures?
+    /// Whether the tile reads only what meets its read box (`TilePlan.prunedReads`).
+    public var prunedReads: Bool
 
-    public init(pass: Pass, tile: TilePlan.Tile, frame: LocalMetricFrame, measures: RunMeasures?) {
+    public init(pass: Pass, tile: TilePlan.Tile, frame: LocalMetricFrame, measures: RunMeasures?, prunedReads: Bool) {
         self.pass = pass
         self.tile = tile
         self.frame = frame
         self.measures = measures
+        self.prunedReads = prunedReads
     }
 
     var halo: TilePlan.Halo { pass == .measures ? tile.measureHalo : tile.linkHalo }

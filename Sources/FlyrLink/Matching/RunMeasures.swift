@@ -132,21 +132,3 @@ public struct RunMeasures: Sendable, Equatable, Codable {
         return Float(s.ratio)
     }
 }
-
-extension RunMeasures {
-    public static func read(_ path: String) throws(InputError) -> RunMeasures {
-        guard let data = FileManager.default.contents(atPath: path) else { throw InputError("measures: cannot read \(path)") }
-        do { return try JSONDecoder().decode(RunMeasures.self, from: data) } catch {
-            throw InputError("measures: \(path) is not a run's measures (flyr-link tile measures, tile sum): \(error)")
-        }
-    }
-
-    /// Written whole or not at all (a temporary sibling, renamed); the same measures give the same bytes.
-    public func write(to path: String) throws(OutputError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        do { try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw OutputError("measures: cannot write \(path): \(error.localizedDescription)")
-        }
-    }
-}
