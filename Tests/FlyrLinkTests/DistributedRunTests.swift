@@ -110,10 +110,9 @@ final class DistributedRunTests: XCTestCase {
         return dir.appendingPathComponent("decisions").path
     }
 
-    func testATiledRunWritesOneRunsOutputs() throws {
-        let dir = TestPaths.temporaryDirectory(self)
-        let sources = ["--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses]
-        let decisions = try tiledRun(sources, tiles: 7, in: dir)
+    /// One run (in dir/one) and the outputs from the tiles' decisions (dir/tiled): every file the
+    /// same bytes but the report's (its timings).
+    private func assertOneRunsOutputs(_ sources: [String], decisions: String, in dir: URL) throws {
         var r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("one").path])
         XCTAssertEqual(r.status, 0, r.stderr)
         r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("tiled").path, "--decisions", decisions])
@@ -122,6 +121,13 @@ final class DistributedRunTests: XCTestCase {
             let one = try Data(contentsOf: dir.appendingPathComponent("one/\(name)"))
             XCTAssertEqual(one, try Data(contentsOf: dir.appendingPathComponent("tiled/\(name)")), name)
         }
+    }
+
+    func testATiledRunWritesOneRunsOutputs() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let sources = ["--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses]
+        let decisions = try tiledRun(sources, tiles: 7, in: dir)
+        try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
         XCTAssertGreaterThan(try OutputFiles.csv(dir.appendingPathComponent("one/links.csv").path).count, 1000)
 
         // A tile's decisions missing, or a run with other linking options: one error, nothing written.
@@ -129,7 +135,7 @@ final class DistributedRunTests: XCTestCase {
         let kept = try Data(contentsOf: gone)
         try FileManager.default.removeItem(at: gone)
         let refused = dir.appendingPathComponent("refused").path
-        r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", refused, "--decisions", decisions])
+        var r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", refused, "--decisions", decisions])
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.stderr.contains("tile 4 has no decisions"), r.stderr)
         try kept.write(to: gone)
@@ -145,14 +151,7 @@ final class DistributedRunTests: XCTestCase {
         let sources = ["--buildings", TestPaths.fixture("city2k/buildings.snappy.parquet"),
                        "--addresses", TestPaths.fixture("city2k/addresses.zstd.parquet"), "--parquet-reader", "flyr"]
         let decisions = try tiledRun(sources, tiles: 5, in: dir)
-        var r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("one").path])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("tiled").path, "--decisions", decisions])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        for name in RunWriter.files where !name.hasPrefix("report.") {
-            let one = try Data(contentsOf: dir.appendingPathComponent("one/\(name)"))
-            XCTAssertEqual(one, try Data(contentsOf: dir.appendingPathComponent("tiled/\(name)")), name)
-        }
+        try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
         // A tile's read box is a small part of the city's.
         let plan = try TilePlan.read(decisions + "/plan.json")
         XCTAssertTrue(plan.prunedReads)
@@ -171,7 +170,7 @@ final class DistributedRunTests: XCTestCase {
                 plan.tiles[t].linkReadBox = plan.tiles[t].measureReadBox
             }
         }
-        r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("narrow/out").path, "--decisions", narrow])
+        var r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("narrow/out").path, "--decisions", narrow])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertNotEqual(try Data(contentsOf: dir.appendingPathComponent("one/links.csv")),
                           try Data(contentsOf: dir.appendingPathComponent("narrow/out/links.csv")))
@@ -215,14 +214,7 @@ final class DistributedRunTests: XCTestCase {
         let sources = ["--buildings", buildings.path, "--addresses", TestPaths.helsinkiAddresses]
         let decisions = try tiledRun(sources, tiles: 3, in: dir)
         XCTAssertFalse(try TilePlan.read(decisions + "/plan.json").prunedReads)
-        var r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("one").path])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("tiled").path, "--decisions", decisions])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        for name in ["links.csv", "rejects.csv"] {
-            XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("one/\(name)")),
-                           try Data(contentsOf: dir.appendingPathComponent("tiled/\(name)")), name)
-        }
+        try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
     }
 
     func testATileRefusesSourcesChangedSinceThePlan() throws {
