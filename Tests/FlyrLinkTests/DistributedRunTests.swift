@@ -182,6 +182,43 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("made for another plan"), r.stderr)
     }
 
+    /// Tile edges put on purpose through the middle of a townhouse row (the East Venice Blvd rows
+    /// of la_dev): the row's doors are decided by two tiles, and its slices are still one run's.
+    func testATileEdgeThroughATownhouseRow() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let sources = ["--buildings", TestPaths.rowsBuildings, "--addresses", TestPaths.rowsAddresses, "--height-unit", "ft"]
+        var r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("look").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        // The row with the most units, and its doors' points.
+        let links = try OutputFiles.csv(dir.appendingPathComponent("look/links.csv").path).filter { !($0["unit_id"] ?? "").isEmpty }
+        let row = Dictionary(grouping: links, by: { $0["building_id"]! }).max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }!
+        XCTAssertGreaterThanOrEqual(row.value.count, 4)
+        let doors = Set(row.value.map { $0["address_id"]! })
+        let points = try OutputFiles.geojson(dir.appendingPathComponent("look/addresses.geojson").path).compactMap { f -> Point2? in
+            guard doors.contains(OutputFiles.properties(f)["id"] as! String) else { return nil }
+            let c = (f["geometry"] as! [String: Any])["coordinates"] as! [Double]
+            return Point2(x: c[0], y: c[1])
+        }
+        XCTAssertEqual(points.count, doors.count)
+        var cut = (x: 0.0, y: 0.0)
+        let decisions = try tiledRun(sources, tiles: 2, in: dir) { plan in
+            // Across the row's longer side, between its middle two doors.
+            let metric = points.map { plan.frame.transverseMercator.forward($0) }
+            let xs = metric.map(\.x).sorted(), ys = metric.map(\.y).sorted()
+            let alongX = xs.last! - xs.first! >= ys.last! - ys.first!
+            let middle = alongX ? xs : ys
+            let at = (middle[middle.count / 2 - 1] + middle[middle.count / 2]) / 2
+            cut = alongX ? (at, .nan) : (.nan, at)
+            plan.tiles[0].bounds = alongX ? TileBounds(maxX: at) : TileBounds(maxY: at)
+            plan.tiles[1].bounds = alongX ? TileBounds(minX: at) : TileBounds(minY: at)
+        }
+        let plan = try TilePlan.read(decisions + "/plan.json")
+        let sides = Set(points.map { p in plan.tiles.firstIndex { $0.bounds.contains(plan.frame.transverseMercator.forward(p)) }! })
+        XCTAssertEqual(sides, [0, 1], "the cut (\(cut)) runs through the row")
+        try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
+        XCTAssertGreaterThan(try Data(contentsOf: dir.appendingPathComponent("tiled/units.geojson")).count, 100)
+    }
+
     /// A step's files name the plan they were made for: another plan's are refused.
     func testStepsRefuseAnotherPlansFiles() throws {
         let dir = TestPaths.temporaryDirectory(self)
