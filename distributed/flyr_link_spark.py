@@ -33,6 +33,17 @@ PLAN_OPTIONS = {
 }
 
 
+# The options of `flyr-link run` that take no value.
+FLAGS = {"--overwrite", "--no-html", "--allow-empty", "--quiet", "-q"}
+DATABASE = re.compile(r"^(postgres(ql)?://|PG:)")
+
+
+def masked(text):
+    """A connection string's password as flyr-link prints it: ***."""
+    text = re.sub(r"(://[^:/@\s]*:)[^@\s]*@", r"\1***@", text)
+    return re.sub(r"(password\s*=\s*)('[^']*'|\S+)", r"\1***", text)
+
+
 class TileFailed(Exception):
     pass
 
@@ -53,8 +64,13 @@ def parse(argv):
         p.error("--matcher: a distributed run links with the link model (the baseline runs on one machine: flyr-link run --matcher naive)")
     if any(a == "--write-evidence" or a.startswith("--write-evidence=") for a in rest):
         p.error("--write-evidence is not written by a distributed run")
-    if rest and not rest[0].startswith("-"):
-        p.error(f"{rest[0]}: give the sources and options as options (a pipeline file is not read by a distributed run)")
+    i = 0
+    while i < len(rest):  # an argument that is not an option's value: a pipeline file
+        if not rest[i].startswith("-"):
+            p.error(f"{rest[i]}: give the sources and options as options (a pipeline file is not read by a distributed run)")
+        i += 1 if rest[i] in FLAGS or "=" in rest[i] else 2
+    if DATABASE.match(args.out) and not args.work:
+        p.error("--out names a database: give --work DIR, a directory every worker sees")
     plan_args, i = [], 0
     while i < len(rest):
         name = rest[i].split("=", 1)[0]
@@ -106,7 +122,7 @@ def main(argv):
     binary = args.flyr_link
     # A PostgreSQL target (postgresql://…, PG:…) is passed on as given; the work directory is then
     # beside the current one unless --work names it.
-    database = re.match(r"^(postgres(ql)?://|PG:)", args.out) is not None
+    database = DATABASE.match(args.out) is not None
     out = args.out if database else os.path.abspath(args.out)
     beside = os.getcwd() if database else os.path.dirname(out)
     name = "postgresql" if database else os.path.basename(out)
@@ -134,7 +150,7 @@ def main(argv):
         sc = None
         summary = flyr_link(binary, "run", *sources, *run_args, "--out", out, "--decisions", decisions)
         print(summary, end="")
-        print(f"flyr-link-spark: {count} tiles → {out}")
+        print(f"flyr-link-spark: {count} tiles → {masked(out)}")
     finally:
         if sc is not None:
             sc.stop()

@@ -10,10 +10,14 @@
 # Prints "distributed: N passed, F failed"; exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$(pwd)
-swift build -c release --product flyr-link >/dev/null
-swift build -c release --product flyr-synth >/dev/null
-flyr=$root/.build/release/flyr-link
+# FLYR_SCRATCH_PATH: build somewhere other than .build, as scripts/test.sh does.
+scratch=()
+[ -z "${FLYR_SCRATCH_PATH:-}" ] || scratch=(--scratch-path "$FLYR_SCRATCH_PATH")
+swift build -c release "${scratch[@]}" --product flyr-link >/dev/null
+swift build -c release "${scratch[@]}" --product flyr-synth >/dev/null
+bin=$(swift build -c release "${scratch[@]}" --show-bin-path)
+flyr=$bin/flyr-link
+export FLYR_LINK=$flyr
 py=$(distributed/venv.sh)
 work=$(mktemp -d "${TMPDIR:-/tmp}/flyr-spark-test.XXXXXX")
 trap 'distributed/local-cluster.sh stop "$work/cluster"; rm -rf "$work"' EXIT
@@ -25,7 +29,7 @@ master=$(distributed/local-cluster.sh start "$work/cluster" 2)
 
 # The city, and one run's outputs to compare with.
 # As GeoParquet of 2,000-row groups along a Hilbert curve, so that each tile reads only its part.
-"$root/.build/release/flyr-synth" generate --buildings 200000 --seed 29 --profile hard --out "$work/city" >/dev/null
+"$bin/flyr-synth" generate --buildings 200000 --seed 29 --profile hard --out "$work/city" >/dev/null
 "$py" scripts/make-parquet-city.py "$work/city" "$work/city" 2000 >/dev/null
 sources=(--buildings "$work/city/buildings.snappy.parquet" --addresses "$work/city/addresses.zstd.parquet" --parquet-reader flyr)
 "$flyr" run "${sources[@]}" --out "$work/single" >/dev/null
@@ -47,7 +51,8 @@ EOF
   done
   return $ok
 }
-spark() { distributed/flyr-link-spark --master "$master" "$@"; }
+# (Every job bounded: a job that stalls fails the check rather than hang the test run.)
+spark() { timeout 900 distributed/flyr-link-spark --master "$master" "$@"; }
 
 # 1. Sixteen tiles on the cluster: the same bytes; the tiles' edges cut rows and clusters.
 spark --tiles 16 "${sources[@]}" --out "$work/dist" --work "$work/kept" --keep-work >"$work/dist.log" 2>&1 || { cat "$work/dist.log" >&2; }
@@ -81,7 +86,7 @@ check "a plan whose sources changed: refused" changed_sources
 # 4. A worker killed (SIGKILL, with its executor) in the middle of the job: the same bytes.
 killed_worker() {
   # The job in its own process group: whatever happens, it is not left behind.
-  setsid distributed/flyr-link-spark --master "$master" --tiles 16 "${sources[@]}" --out "$work/survived" \
+  setsid timeout 900 distributed/flyr-link-spark --master "$master" --tiles 16 "${sources[@]}" --out "$work/survived" \
     --work "$work/killed-work" >"$work/survived.log" 2>&1 </dev/null &
   local job=$! ok=0
   # Once the first tile's part is written, the job is under way on both workers.

@@ -30,11 +30,12 @@ struct TileOptions: ParsableArguments {
 
     /// The plan's options for this tile's `pass`; the link pass's measures must be the sum of
     /// every tile of this plan.
-    func options(_ pass: TileTask.Pass, measures: TileMeasures?) throws -> RunOptions {
-        let plan = try TilePlan.read(self.plan)
+    /// (With the SHA-256 of the plan's bytes, which the pass's file names.)
+    func options(_ pass: TileTask.Pass, measures: TileMeasures?) throws -> (options: RunOptions, plan: String) {
+        let (plan, digest) = try TilePlan.readWithDigest(self.plan)
         guard tile < plan.tiles.count else { throw InputError("tile: the plan has \(plan.tiles.count) tiles; there is no tile \(tile)") }
         if let measures {
-            guard measures.plan == (try TilePlan.digest(self.plan)), measures.tiles == Array(plan.tiles.indices) else {
+            guard measures.plan == digest, measures.tiles == Array(plan.tiles.indices) else {
                 throw InputError("tile \(tile): the measures are not those of every tile of this plan (flyr-link tile sum --plan \(self.plan))")
             }
         }
@@ -45,6 +46,6 @@ struct TileOptions: ParsableArguments {
         options.threads = threads ?? RunOptions.defaultThreads
         options.tile = TileTask(pass: pass, tile: plan.tiles[tile], frame: plan.frame, measures: measures?.measures,
                                 prunedReads: plan.prunedReads)
-        return options
+        return (options, digest)
     }
 }

@@ -19,11 +19,11 @@ struct TileLinkCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let options = try tile.options(.link, measures: try TileMeasures.read(measures))
+            let (options, plan) = try tile.options(.link, measures: try TileMeasures.read(measures))
             guard case .decisions(var decisions) = try LinkPipeline(options: options).runTile() else {
                 preconditionFailure("the link pass gives decisions")
             }
-            decisions.plan = try TilePlan.digest(tile.plan)
+            decisions.plan = plan
             try decisions.write(to: out)
         } catch {
             CLIError.exit(with: error)

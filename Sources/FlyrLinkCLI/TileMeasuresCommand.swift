@@ -16,10 +16,11 @@ struct TileMeasuresCommand: ParsableCommand {
 
     func run() throws {
         do {
-            guard case .measures(let part) = try LinkPipeline(options: tile.options(.measures, measures: nil)).runTile() else {
+            let (options, plan) = try tile.options(.measures, measures: nil)
+            guard case .measures(let part) = try LinkPipeline(options: options).runTile() else {
                 preconditionFailure("the measures pass gives measures")
             }
-            try TileMeasures(plan: try TilePlan.digest(tile.plan), tiles: [tile.tile], measures: part).write(to: out)
+            try TileMeasures(plan: plan, tiles: [tile.tile], measures: part).write(to: out)
         } catch {
             CLIError.exit(with: error)
         }

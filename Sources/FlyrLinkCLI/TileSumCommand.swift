@@ -24,7 +24,7 @@ struct TileSumCommand: ParsableCommand {
 
     func run() throws {
         do {
-            try TileMeasures.sum(try parts.map { path throws(InputError) in try TileMeasures.read(path) }, plan: plan).write(to: out)
+            try TileMeasures.sum(parts, plan: plan).write(to: out)
         } catch {
             CLIError.exit(with: error)
         }

@@ -17,7 +17,7 @@ public struct TileDecisions: Sendable {
     }
 
     public var tile: Int
-    /// The SHA-256 of the plan the tile was decided under (`TilePlan.digest`).
+    /// The SHA-256 of the plan the tile was decided under (`TilePlan.readWithDigest`).
     public var plan = ""
     var outcomes: [Outcome]
 
@@ -107,7 +107,7 @@ extension TileDecisions {
     /// sources, unchanged, and the same linking), and every address decided by exactly one tile.
     static func merged(_ directory: String, options: RunOptions, addressIDs: [String], buildingIDs: [String])
         throws(InputError) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
-        let plan = try TilePlan.read(directory + "/" + planName), digest = try TilePlan.digest(directory + "/" + planName)
+        let (plan, digest) = try TilePlan.readWithDigest(directory + "/" + planName)
         guard options.linksLike(plan.options) else {
             throw InputError("decisions: the plan in \(directory) was made for other sources or linking options than this run's")
         }

@@ -14,20 +14,25 @@ public struct TileMeasures: Sendable, Codable, Equatable {
         self.measures = measures
     }
 
-    /// The sum of `parts`, all of the plan `plan` (its path), each tile once; with `complete`, every
-    /// tile of the plan.
-    public static func sum(_ parts: [TileMeasures], plan path: String) throws(InputError) -> TileMeasures {
-        let plan = try TilePlan.read(path), digest = try TilePlan.digest(path)
+    /// The sum of the parts at `paths`, all of the plan at `path`, one for each of its tiles.
+    public static func sum(_ paths: [String], plan path: String) throws(InputError) -> TileMeasures {
+        let (plan, digest) = try TilePlan.readWithDigest(path)
         var sum = TileMeasures(plan: digest, tiles: [], measures: RunMeasures())
-        for part in parts {
-            guard part.plan == digest else { throw InputError("measures: a part was made for another plan than \(path)") }
+        var from: [Int: String] = [:]
+        for partPath in paths {
+            let part = try read(partPath)
+            guard part.plan == digest else { throw InputError("measures: \(partPath) was made for another plan than \(path)") }
+            for t in part.tiles {
+                if let earlier = from[t] { throw InputError("measures: tile \(t)'s part is given twice (\(earlier), \(partPath))") }
+                from[t] = partPath
+            }
             sum.tiles += part.tiles
             sum.measures.add(part.measures)
         }
         sum.tiles.sort()
         guard sum.tiles == Array(plan.tiles.indices) else {
             let missing = Set(plan.tiles.indices).subtracting(sum.tiles).sorted()
-            throw InputError(missing.isEmpty ? "measures: a tile's part is given twice" : "measures: no part for tile \(missing.map(String.init).joined(separator: ", "))")
+            throw InputError("measures: no part for tile \(missing.map(String.init).joined(separator: ", "))")
         }
         return sum
     }

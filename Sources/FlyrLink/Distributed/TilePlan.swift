@@ -5,7 +5,7 @@ import Foundation
 /// alone; the finishing run (`flyr-link run --decisions`) checks that the plan is its own.
 public struct TilePlan: Sendable, Codable {
     public static let format = "flyr-link-plan"
-    public static let version = 1
+    public static let version = 2
 
     public var format = TilePlan.format
     public var version = TilePlan.version
@@ -68,15 +68,20 @@ public struct TilePlan: Sendable, Codable {
         self.tiles = tiles
     }
 
-    /// The SHA-256 of the plan file's bytes: every file a step writes names the plan it was made
-    /// for, and the next step refuses another's (a stale tile's decisions beside a new plan).
-    public static func digest(_ path: String) throws(InputError) -> String {
-        guard let digest = SHA256.fingerprint(path) else { throw InputError("plan: cannot read \(path)") }
-        return digest
-    }
 
     public static func read(_ path: String) throws(InputError) -> TilePlan {
+        try readWithDigest(path).plan
+    }
+
+    /// The plan and the SHA-256 of the very bytes it was read from: every file a step writes names
+    /// the plan it was made for, and the next step refuses another plan's (a stale tile's decisions
+    /// beside a new plan).
+    public static func readWithDigest(_ path: String) throws(InputError) -> (plan: TilePlan, digest: String) {
         guard let data = FileManager.default.contents(atPath: path) else { throw InputError("plan: cannot read \(path)") }
+        return (try decode(data, path), SHA256.hash([UInt8](data)))
+    }
+
+    private static func decode(_ data: Data, _ path: String) throws(InputError) -> TilePlan {
         let plan: TilePlan
         do { plan = try JSONDecoder().decode(TilePlan.self, from: data) } catch {
             throw InputError("plan: \(path) is not a flyr-link plan (\(error))")
@@ -113,10 +118,13 @@ public struct TilePlan: Sendable, Codable {
     public func checkInputs(hashing: Bool) throws(InputError) {
         let now = Self.fingerprints(options, hashing: hashing)
         for file in inputs {
-            let found = now.first { $0.path == file.path }
-            guard let found, found.bytes == file.bytes, found.modified == file.modified, !hashing || found.sha256 == file.sha256 else {
-                throw InputError("plan: \(file.path) is not the file the plan was made from (it was \(file.bytes) bytes, SHA-256 \(file.sha256.prefix(12))…); make the plan again")
+            guard let found = now.first(where: { $0.path == file.path }) else {
+                throw InputError("plan: \(file.path), an input of the plan, cannot be read; make the plan again")
             }
+            let differs = found.bytes != file.bytes ? "its size (\(found.bytes) bytes, the plan's \(file.bytes))"
+                : found.modified != file.modified ? "its modification time (a copy must keep it, e.g. cp -p, rsync -t)"
+                : hashing && found.sha256 != file.sha256 ? "its SHA-256" : nil
+            if let differs { throw InputError("plan: \(file.path) is not the file the plan was made from: \(differs) differs; make the plan again") }
         }
     }
 }

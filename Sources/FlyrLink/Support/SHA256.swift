@@ -64,10 +64,7 @@ struct SHA256: ~Copyable {
     static func fingerprint(_ path: String) -> String? {
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         let key = "\(path)|\((attrs?[.size] as? Int) ?? -1)|\((attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
-        if let known = FingerprintMemo.shared.get(key) { return known }
-        let digest = hashFile(path)
-        if let digest { FingerprintMemo.shared.set(key, digest) }
-        return digest
+        return FingerprintMemo.shared.digest(key) { hashFile(path) }
     }
 
     /// Hex digest of a file's bytes, read in 1 MiB blocks; nil when it cannot be read.
@@ -82,21 +79,30 @@ struct SHA256: ~Copyable {
     }
 }
 
-/// Process-wide memo of input fingerprints.
+/// Process-wide memo of input fingerprints. A caller asking for a file whose hash another thread
+/// is making waits for it rather than reading the file a second time (the report's background
+/// hashing and a distributed run's input check ask at the same time).
 final class FingerprintMemo: @unchecked Sendable {
     static let shared = FingerprintMemo()
     private var digests: [String: String] = [:]
-    private let lock = NSLock()
+    private var inFlight: Set<String> = []
+    private let condition = NSCondition()
 
-    func get(_ key: String) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return digests[key]
-    }
-
-    func set(_ key: String, _ digest: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        digests[key] = digest
+    func digest(_ key: String, _ make: () -> String?) -> String? {
+        condition.lock()
+        while inFlight.contains(key) { condition.wait() }
+        if let known = digests[key] {
+            condition.unlock()
+            return known
+        }
+        inFlight.insert(key)
+        condition.unlock()
+        let made = make()
+        condition.lock()
+        inFlight.remove(key)
+        if let made { digests[key] = made }
+        condition.broadcast()
+        condition.unlock()
+        return made
     }
 }
