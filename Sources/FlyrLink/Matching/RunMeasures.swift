@@ -43,8 +43,8 @@ public struct RunMeasures: Sendable, Equatable, Codable {
     /// distances is the rounded median).
     public var nearestCentimetres: [Int: Int] = [:]
     public var votes = Votes()
-    /// Keyed by the street's hash (`HouseNumber`'s), as 16 hexadecimal digits.
-    public var streets: [String: Votes] = [:]
+    /// Keyed by the street's hash (`HouseNumber`'s); in a file, as 16 hexadecimal digits.
+    public var streets: [UInt64: Votes] = [:]
 
     public init() {}
 
@@ -60,7 +60,7 @@ public struct RunMeasures: Sendable, Equatable, Codable {
         try c.encode(inside, forKey: .inside)
         try c.encode(nearestCentimetres.keys.sorted().map { [$0, nearestCentimetres[$0]!] }, forKey: .nearestCentimetres)
         try c.encode(votes, forKey: .votes)
-        try c.encode(streets, forKey: .streets)
+        try c.encode(Dictionary(uniqueKeysWithValues: streets.map { (Self.key($0.key), $0.value) }), forKey: .streets)
     }
 
     public init(from decoder: Decoder) throws {
@@ -72,7 +72,12 @@ public struct RunMeasures: Sendable, Equatable, Codable {
             nearestCentimetres[pair[0], default: 0] += pair[1]
         }
         votes = try c.decode(Votes.self, forKey: .votes)
-        streets = try c.decode([String: Votes].self, forKey: .streets)
+        for (key, votes) in try c.decode([String: Votes].self, forKey: .streets) {
+            guard let street = UInt64(key, radix: 16) else {
+                throw DecodingError.dataCorruptedError(forKey: .streets, in: c, debugDescription: "a street's key is 16 hexadecimal digits, not \(key)")
+            }
+            streets[street, default: Votes()].add(votes)
+        }
     }
 
     /// Address `a` counted: where its nearest candidate is (none when it has none).
@@ -86,7 +91,7 @@ public struct RunMeasures: Sendable, Equatable, Codable {
     /// A plain vote (non-zero) of an address on `street` (0: none).
     mutating func addVote(_ vote: Double, street: UInt64) {
         votes.add(vote)
-        streets[Self.key(street), default: Votes()].add(vote)
+        streets[street, default: Votes()].add(vote)
     }
 
     /// The sums of both.
@@ -128,7 +133,7 @@ public struct RunMeasures: Sendable, Equatable, Codable {
 
     /// A street's own convention: 0 with fewer than 3 plain votes.
     func oddOnLeft(street: UInt64) -> Float {
-        guard street != 0, let s = streets[Self.key(street)], s.weightInVotes >= 3 else { return 0 }
+        guard street != 0, let s = streets[street], s.weightInVotes >= 3 else { return 0 }
         return Float(s.ratio)
     }
 }
