@@ -25,7 +25,9 @@ extension LinkPipeline {
             var houseKeys: HouseKeys?
             var parked: (footprints: ParkedFootprints, addressPoints: [Point2])?
             if let directory = options.decisionsDirectory {
-                // A distributed run's tiles decided; the scene serves the split, as the baseline's.
+                // A distributed run's tiles decided; the scene serves the split, as the baseline's,
+                // and the grid nothing (dropped before the decisions are read).
+                BackgroundRelease.dropAndTrim(indexed.index.take())
                 addresses = layers.addressRows.take()!.restore(pool: pool)
                 decided = try TileDecisions.merged(directory, options: options, addressIDs: addresses.map(\.id),
                                                    buildingIDs: layers.buildingRows!.map(pool: pool) { $1.id })
