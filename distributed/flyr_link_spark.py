@@ -83,6 +83,11 @@ def parse(argv):
     return args, rest, plan_args
 
 
+def say(line):
+    """Progress, one line a step, on stderr (the outputs' summary goes to stdout)."""
+    print(f"flyr-link-spark: {line}", file=sys.stderr, flush=True)
+
+
 def flyr_link(binary, *arguments):
     """Runs flyr-link on the driver; its error line is the run's."""
     p = subprocess.run([binary, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -139,13 +144,16 @@ def main(argv):
         flyr_link(binary, "plan", *sources, *(["--tiles", str(args.tiles)] if args.tiles else []), *plan_args, "--out", plan)
         with open(plan) as f:
             count = len(json.load(f)["tiles"])
+        say(f"plan: {count} tiles")
         sc = SparkContext(conf=SparkConf().setAppName("flyr-link"))
         sc.setLogLevel("ERROR")
         sc.addFile(binary)
         run_tiles(sc, count, tile_task(os.path.basename(binary), "measures", plan, lambda t: os.path.join(parts, f"{t}.json")))
+        say(f"measures: {count} tiles")
         measures = os.path.join(work, "measures.json")
         flyr_link(binary, "tile", "sum", "--plan", plan, *[os.path.join(parts, f"{t}.json") for t in range(count)], "--out", measures)
         run_tiles(sc, count, tile_task(os.path.basename(binary), "link", plan, lambda t: os.path.join(decisions, f"tile-{t:06d}.decisions"), measures))
+        say(f"decisions: {count} tiles; the outputs next")
         sc.stop()
         sc = None
         summary = flyr_link(binary, "run", *sources, *run_args, "--out", out, "--decisions", decisions)
