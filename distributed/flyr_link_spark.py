@@ -48,8 +48,15 @@ class TileFailed(Exception):
     pass
 
 
+class Arguments(argparse.ArgumentParser):
+    """A bad argument: one line on the launcher's stderr (see `say`), exit status 2."""
+    def error(self, message):
+        say(message)
+        raise SystemExit(2)
+
+
 def parse(argv):
-    p = argparse.ArgumentParser(prog="flyr-link-spark", add_help=True)
+    p = Arguments(prog="flyr-link-spark", add_help=True)
     p.add_argument("--flyr-link", required=True, help=argparse.SUPPRESS)
     p.add_argument("--tiles", type=int, help="how many tiles (default: one per 100,000 addresses)")
     p.add_argument("--work", help="a directory every worker sees, for the plan and the tiles' files (default: a hidden sibling of --out)")
@@ -84,15 +91,26 @@ def parse(argv):
 
 
 def say(line):
-    """Progress, one line a step, on stderr (the outputs' summary goes to stdout)."""
-    print(f"flyr-link-spark: {line}", file=sys.stderr, flush=True)
+    """Progress and errors, a line each, for the launcher's stderr: spark-submit gives a Python
+    driver's stderr to its stdout, so the lines go to the file the launcher follows."""
+    status = os.environ.get("FLYR_SPARK_STATUS")
+    if status:
+        with open(status, "a") as f:
+            print(f"flyr-link-spark: {line}", file=f, flush=True)
+    else:
+        print(f"flyr-link-spark: {line}", file=sys.stderr, flush=True)
+
+
+def fail(line):
+    say(line)
+    raise SystemExit(1)
 
 
 def flyr_link(binary, *arguments):
     """Runs flyr-link on the driver; its error line is the run's."""
     p = subprocess.run([binary, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
-        raise SystemExit(f"flyr-link-spark: flyr-link {arguments[0]} failed: {p.stderr.strip() or p.returncode}")
+        fail(f"flyr-link {arguments[0]} failed: {masked(p.stderr.strip()) or p.returncode}")
     return p.stdout
 
 
@@ -118,7 +136,7 @@ def run_tiles(sc, count, task):
         done = sc.parallelize(range(count), count).map(task).collect()
     except Exception as e:  # py4j's error: the task's own message, after Spark's retries
         found = re.search(r"TileFailed: \[flyr-link-spark\] (.*?) \[/flyr-link-spark\]", str(e), re.S)
-        raise SystemExit("flyr-link-spark: " + (found.group(1) if found else f"the Spark job failed: {str(e).splitlines()[0]}"))
+        fail(found.group(1) if found else f"the Spark job failed: {str(e).splitlines()[0]}")
     assert sorted(done) == list(range(count))
 
 
@@ -158,7 +176,7 @@ def main(argv):
         sc = None
         summary = flyr_link(binary, "run", *sources, *run_args, "--out", out, "--decisions", decisions)
         print(summary, end="")
-        print(f"flyr-link-spark: {count} tiles → {masked(out)}")
+        say(f"{count} tiles → {masked(out)}")
     finally:
         if sc is not None:
             sc.stop()
