@@ -272,6 +272,18 @@ final class DistributedRunTests: XCTestCase {
         try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
     }
 
+    /// FlatGeobuf sources with a spatial index: each tile reads the features its search finds.
+    func testATiledRunOfIndexedFlatGeobufSourcesWritesOneRunsOutputs() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let buildings = dir.appendingPathComponent("buildings.fgb").path, addresses = dir.appendingPathComponent("addresses.fgb").path
+        try ProcessRunner.ogr2ogr(["-f", "FlatGeobuf", buildings, TestPaths.helsinkiBuildings])
+        try ProcessRunner.ogr2ogr(["-f", "FlatGeobuf", addresses, TestPaths.helsinkiAddresses])
+        let sources = ["--buildings", buildings, "--addresses", addresses]
+        let decisions = try tiledRun(sources, tiles: 6, in: dir)
+        XCTAssertTrue(try TilePlan.read(decisions + "/plan.json").prunedReads)
+        try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
+    }
+
     func testATileRefusesSourcesChangedSinceThePlan() throws {
         let dir = TestPaths.temporaryDirectory(self)
         let addresses = dir.appendingPathComponent("addresses.geojson")

@@ -19,6 +19,10 @@ final class FlatGeobufFile {
         let features: [Range<Int>]
         /// 0-based index in the file of the first feature.
         let firstIndex: Int
+        /// Each feature's index when they are not consecutive (a search of the spatial index).
+        var indices: [Int]? = nil
+
+        func index(_ i: Int) -> Int { indices?[i] ?? firstIndex + i }
     }
 
     init(path: String) throws(FlatGeobufProblem) {
@@ -119,6 +123,57 @@ final class FlatGeobufFile {
                 buffer = larger
             }
         }
+    }
+
+    /// Only the features whose boxes meet `box` (in the file's CRS), found by the spatial index,
+    /// in file order, a run of consecutive features read at once; nil when the file has no index
+    /// this reader searches (it is then read whole).
+    func forEachBatch(within box: BBox, _ body: (Batch) throws(FlatGeobufProblem) -> Void) throws(FlatGeobufProblem) -> Bool {
+        guard header.indexNodeSize == 16, header.featuresCount > 0 else { return false }
+        let index = FlatGeobufIndex(featureCount: Int(header.featuresCount), nodeSize: 16)
+        let indexStart = featuresOffset - index.nodeCount * FlatGeobufIndex.nodeBytes
+        let hits = try index.search(box) { (first: Int, count: Int) throws(FlatGeobufProblem) -> [UInt8] in
+            try self.bytes(count * FlatGeobufIndex.nodeBytes, at: indexStart + first * FlatGeobufIndex.nodeBytes, what: "the spatial index")
+        }
+        var start = 0
+        while start < hits.count {
+            var end = start + 1
+            while end < hits.count, hits[end].index == hits[end - 1].index + 1, end - start < 4096 { end += 1 }
+            // The run's bytes: from its first feature's prefix to its last one's end.
+            let from = featuresOffset + hits[start].offset, last = featuresOffset + hits[end - 1].offset
+            guard from <= last, last + 4 <= fileSize else { throw .corrupt("spatial index: feature offset \(hits[end - 1].offset) outside the file") }
+            let prefix = try bytes(4, at: last, what: "a feature's size")
+            let lastSize = Int(UInt32(prefix[0]) | UInt32(prefix[1]) << 8 | UInt32(prefix[2]) << 16 | UInt32(prefix[3]) << 24)
+            let length = last + 4 + lastSize - from
+            guard last + 4 + lastSize <= fileSize else { throw .corrupt("feature \(hits[end - 1].index + 1) is cut short") }
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(length, 1), alignment: 16)
+            defer { buffer.deallocate() }
+            guard try Self.readFully(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length]), at: from) == length else {
+                throw .corrupt("file ends inside feature \(hits[start].index + 1)")
+            }
+            var ranges: [Range<Int>] = []
+            for hit in hits[start..<end] {
+                let at = hit.offset - hits[start].offset
+                guard at + 4 <= length else { throw .corrupt("spatial index: feature \(hit.index + 1) is not where it says") }
+                let size = Int(buffer.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
+                guard at + 4 + size <= length else { throw .corrupt("feature \(hit.index + 1) is cut short") }
+                ranges.append((at + 4)..<(at + 4 + size))
+            }
+            try body(Batch(bytes: UnsafeRawBufferPointer(buffer), features: ranges, firstIndex: hits[start].index,
+                           indices: hits[start..<end].map(\.index)))
+            start = end
+        }
+        return true
+    }
+
+    /// `count` bytes at `offset`, all of them.
+    private func bytes(_ count: Int, at offset: Int, what: String) throws(FlatGeobufProblem) -> [UInt8] {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 8)
+        defer { buffer.deallocate() }
+        guard try Self.readFully(fd, UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]), at: offset) == count else {
+            throw .corrupt("file ends inside \(what)")
+        }
+        return Array(buffer[0..<count])
     }
 
     /// pread until `buffer` is full or the file ends; the byte count read.

@@ -14,9 +14,12 @@ enum FlatGeobufSourceReader {
             && LocalSource.isRegularFile(spec.location)
     }
 
-    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
+    /// `lonLatBox`: only the features whose boxes meet it, found by the file's spatial index (a
+    /// tile of a distributed run); a file without one is read whole.
+    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, lonLatBox: BBox? = nil,
+                     sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
         do {
-            return try readOwn(spec, role: role, mapping: mapping, sink: sink)
+            return try readOwn(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink)
         } catch {
             switch error {
             case .needsGDAL:
@@ -29,8 +32,8 @@ enum FlatGeobufSourceReader {
 
     /// As `read`, but reports what it could not read itself instead of handing it to GDAL.
     /// `chunkSize`: bytes read at a time (tests make it small to cross chunk boundaries often).
-    static func readOwn(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, sink: RecordSink = RecordSink(),
-                        chunkSize: Int = 2 << 20) throws(FlatGeobufProblem) -> SourceTable {
+    static func readOwn(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, lonLatBox: BBox? = nil,
+                        sink: RecordSink = RecordSink(), chunkSize: Int = 2 << 20) throws(FlatGeobufProblem) -> SourceTable {
         let file = try FlatGeobufFile(path: spec.location)
         let header = file.header
         guard header.geometryType < 8 else { throw .needsGDAL("geometry type \(header.geometryType)") }
@@ -57,7 +60,7 @@ enum FlatGeobufSourceReader {
         let pending = PendingBatch(sink)
         var passedOn = 0
         do throws(FlatGeobufProblem) {
-            try file.forEachBatch(chunkSize: chunkSize) { batch throws(FlatGeobufProblem) in
+            let take = { (batch: FlatGeobufFile.Batch) throws(FlatGeobufProblem) in
                 let passOn: @Sendable () -> Void = { pending.pass() }
                 let records = try decode(batch, decoders: decoders, alongside: pending.records.isEmpty ? nil : passOn)
                 if streams {
@@ -67,6 +70,12 @@ enum FlatGeobufSourceReader {
                     held.append(records)
                 }
             }
+            // The box in the file's CRS (none when the file names no CRS it can be brought to).
+            var searched = false
+            if let lonLatBox, let b = try? GeoParquetSourceReader.sourceBox(lonLatBox, crs: crs, role: role, spec: spec) {
+                searched = try file.forEachBatch(within: BBox(minX: b.xmin, minY: b.ymin, maxX: b.xmax, maxY: b.ymax), take)
+            }
+            if !searched { try file.forEachBatch(chunkSize: chunkSize, take) }
             pending.pass()
         } catch {
             // Streaming files meet no GDAL-only content (see above); were one to, the records before
@@ -140,7 +149,7 @@ enum FlatGeobufSourceReader {
                     let decoder = decoders[w]
                     while let part = next.take(below: parts) {
                         for i in (n * part / parts)..<(n * (part + 1) / parts) {
-                            let ordinal = batch.firstIndex + i + 1
+                            let ordinal = batch.index(i) + 1
                             let bytes = UnsafeRawBufferPointer(rebasing: batch.bytes[batch.features[i]])
                             do throws(FlatGeobufProblem) {
                                 (slots.baseAddress! + i).initialize(to: try decoder.decode(bytes, ordinal: ordinal))

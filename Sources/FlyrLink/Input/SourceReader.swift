@@ -2,8 +2,11 @@
 /// driver when the linked GDAL has one, else (Debian's GDAL 3.6) to the project's own reader;
 /// local GeoJSON and FlatGeobuf files to the project's streaming readers (GDAL's drivers are far slower).
 enum SourceReader {
+    /// `lonLatBox`: a GeoParquet source is read only where its row groups meet it; with
+    /// `indexedFlatGeobuf`, so is a FlatGeobuf file with a spatial index (a tile of a distributed
+    /// run: a run's `--territory` reads FlatGeobuf whole, as it always has).
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping,
-                     parquet: RunOptions.ParquetReader = .auto, lonLatBox: BBox? = nil,
+                     parquet: RunOptions.ParquetReader = .auto, lonLatBox: BBox? = nil, indexedFlatGeobuf: Bool = false,
                      sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
         if spec.isGeoParquet {
             switch parquet {
@@ -24,7 +27,7 @@ enum SourceReader {
             return try GeoJSONSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
         }
         if FlatGeobufSourceReader.handles(spec) {
-            return try FlatGeobufSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
+            return try FlatGeobufSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: indexedFlatGeobuf ? lonLatBox : nil, sink: sink)
         }
         return try GDALSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
     }

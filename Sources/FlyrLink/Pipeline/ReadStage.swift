@@ -21,7 +21,7 @@ extension LinkPipeline {
             let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
             var box = territory?.footprint.bbox
             if let tileBox { box = box.map { $0.intersection(tileBox) } ?? tileBox }
-            let tables = try readBoth(within: box, buildingIntake, addressIntake, progress: counter)
+            let tables = try readBoth(within: box, indexedFlatGeobuf: tileBox != nil, buildingIntake, addressIntake, progress: counter)
             return ((tables.0, tables.1, territory), "\(tables.0.recordCount) buildings, \(tables.1.recordCount) addresses")
         }
         // ingest: bring the accepted rows to lon/lat, name and order them.
@@ -38,14 +38,16 @@ extension LinkPipeline {
     }
 
     /// Both layers at once, on two threads (separate GDAL datasets); GeoParquet pruned to `lonLatBox`.
-    private func readBoth(within lonLatBox: BBox?, _ buildings: Ingest.BuildingIntake,
+    private func readBoth(within lonLatBox: BBox?, indexedFlatGeobuf: Bool, _ buildings: Ingest.BuildingIntake,
                           _ addresses: Ingest.AddressIntake, progress: ReadProgress?) throws -> (SourceTable, SourceTable) {
         let fields = options.fields, parquet = options.parquetReader
         return try Concurrently.both({ () throws(InputError) in
             try SourceReader.read(options.buildings, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
+                                  indexedFlatGeobuf: indexedFlatGeobuf,
                                   sink: RecordSink(expect: buildings.expect) { progress?.add(buildings: $0.count); buildings.consume(&$0) })
         }, { () throws(InputError) in
             try SourceReader.read(options.addresses, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
+                                  indexedFlatGeobuf: indexedFlatGeobuf,
                                   sink: RecordSink(expect: addresses.expect) { progress?.add(addresses: $0.count); addresses.consume(&$0) })
         })
     }

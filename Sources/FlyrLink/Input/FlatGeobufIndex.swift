@@ -1,0 +1,71 @@
+import Foundation
+
+/// The packed Hilbert R-tree a FlatGeobuf file may carry between its header and its features
+/// (the format's "static packed R-tree", as flatbush and GDAL write it): nodes of 40 bytes (a box
+/// of four doubles and a uint64), the root first and the leaves last, a leaf per feature in file
+/// order whose offset is its feature's, from the first feature. Searched level by level, reading
+/// only the nodes whose parents meet the box (a tile of a distributed run reads its part).
+struct FlatGeobufIndex {
+    static let nodeBytes = 40
+
+    /// A feature found: where its size prefix is (from the first feature) and its 0-based index.
+    struct Hit {
+        var offset: Int
+        var index: Int
+    }
+
+    let featureCount: Int
+    let nodeSize: Int
+    /// Each level's node range, leaves first (as flatbuffers' generateLevelBounds).
+    let levels: [Range<Int>]
+
+    init(featureCount: Int, nodeSize: Int) {
+        self.featureCount = featureCount
+        self.nodeSize = nodeSize
+        var counts = [featureCount]
+        var n = featureCount, nodes = n
+        repeat {
+            n = (n + nodeSize - 1) / nodeSize
+            nodes += n
+            counts.append(n)
+        } while n != 1
+        var levels: [Range<Int>] = []
+        var end = nodes
+        for count in counts {
+            levels.append((end - count)..<end)
+            end -= count
+        }
+        self.levels = levels
+    }
+
+    var nodeCount: Int { levels[0].upperBound }
+
+    /// The features whose boxes meet `box`, in file order. `read(first, count)`: `count` nodes
+    /// from node `first` (their 40 bytes each).
+    func search(_ box: BBox, read: (Int, Int) throws(FlatGeobufProblem) -> [UInt8]) throws(FlatGeobufProblem) -> [Hit] {
+        var hits: [Hit] = []
+        var queue: [(node: Int, level: Int)] = [(0, levels.count - 1)]
+        let leaves = levels[0]
+        while let (first, level) = queue.popLast() {
+            let end = min(first + nodeSize, levels[level].upperBound)
+            guard first >= levels[level].lowerBound, first < end else { throw .corrupt("spatial index: node \(first) is not on its level") }
+            let bytes = try read(first, end - first)
+            for k in 0..<(end - first) {
+                let at = k * Self.nodeBytes
+                func double(_ i: Int) -> Double {
+                    Double(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[at + i * 8 + $1]) << (8 * UInt64($1)) })
+                }
+                let node = BBox(minX: double(0), minY: double(1), maxX: double(2), maxY: double(3))
+                guard node.intersects(box) else { continue }
+                let offset = Int((0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[at + 32 + $1]) << (8 * UInt64($1)) })
+                if level == 0 {
+                    hits.append(Hit(offset: offset, index: first + k - leaves.lowerBound))
+                } else {
+                    queue.append((offset, level - 1))
+                }
+            }
+        }
+        hits.sort { $0.index < $1.index }
+        return hits
+    }
+}
