@@ -60,6 +60,33 @@ final class FlatGeobufReaderTests: XCTestCase {
 
     // MARK: files GDAL writes
 
+    /// Read within a box (a tile of a distributed run): exactly the records, ordinals and all, of a
+    /// whole read whose geometry's box meets it; a file without an index is read whole.
+    func testReadWithinABoxByTheSpatialIndex() throws {
+        let b = try fgb("b.fgb", from: TestPaths.helsinkiBuildings)
+        let spec = SourceSpec(location: b)
+        let whole = try FlatGeobufSourceReader.readOwn(spec, role: .buildings, mapping: FieldMapping())
+        let boxOf = { (r: SourceTable.Record) -> BBox in
+            if case .polygons(let f)? = r.geometry { return f.bbox }
+            return .empty
+        }
+        var extent = BBox.empty
+        for r in whole.records { extent.extend(boxOf(r)) }
+        let w = extent.maxX - extent.minX, h = extent.maxY - extent.minY
+        for box in [BBox(minX: extent.minX + 0.3 * w, minY: extent.minY + 0.2 * h, maxX: extent.minX + 0.6 * w, maxY: extent.minY + 0.5 * h),
+                    BBox(minX: extent.minX - 1, minY: extent.minY - 1, maxX: extent.minX - 0.5, maxY: extent.minY - 0.5), extent] {
+            let part = try FlatGeobufSourceReader.readOwn(spec, role: .buildings, mapping: FieldMapping(), lonLatBox: box)
+            let expected = whole.records.filter { boxOf($0).intersects(box) }
+            XCTAssertEqual(part.records.map(\.ordinal), expected.map(\.ordinal))
+            XCTAssertEqual(part.records.map(\.values), expected.map(\.values))
+            XCTAssertEqual(part.records.map(\.geometry), expected.map(\.geometry))
+        }
+        let unindexed = try fgb("u.fgb", from: TestPaths.helsinkiBuildings, ["-lco", "SPATIAL_INDEX=NO"])
+        let box = BBox(minX: extent.minX, minY: extent.minY, maxX: extent.minX + 0.1 * w, maxY: extent.minY + 0.1 * h)
+        XCTAssertEqual(try FlatGeobufSourceReader.readOwn(SourceSpec(location: unindexed), role: .buildings, mapping: FieldMapping(),
+                                                          lonLatBox: box).records.count, whole.records.count)
+    }
+
     func testHelsinkiSampleWithAndWithoutSpatialIndex() throws {
         for options in [[], ["-lco", "SPATIAL_INDEX=NO"]] {
             let b = try fgb("b.fgb", from: TestPaths.helsinkiBuildings, options)

@@ -154,7 +154,7 @@ final class FlatGeobufFile {
             var ranges: [Range<Int>] = []
             for hit in hits[start..<end] {
                 let at = hit.offset - hits[start].offset
-                guard at + 4 <= length else { throw .corrupt("spatial index: feature \(hit.index + 1) is not where it says") }
+                guard at >= 0, at + 4 <= length else { throw .corrupt("spatial index: feature \(hit.index + 1) is not where it says") }
                 let size = Int(buffer.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
                 guard at + 4 + size <= length else { throw .corrupt("feature \(hit.index + 1) is cut short") }
                 ranges.append((at + 4)..<(at + 4 + size))
