@@ -17,6 +17,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import uuid
@@ -93,12 +94,21 @@ def parse(argv):
 def say(line):
     """Progress and errors, a line each, for the launcher's stderr: spark-submit gives a Python
     driver's stderr to its stdout, so the lines go to the file the launcher follows."""
+    text = f"flyr-link-spark: {line}\n".encode()
     status = os.environ.get("FLYR_SPARK_STATUS")
-    if status:
-        with open(status, "a") as f:
-            print(f"flyr-link-spark: {line}", file=f, flush=True)
-    else:
-        print(f"flyr-link-spark: {line}", file=sys.stderr, flush=True)
+    try:
+        # Appended, never created: once the launcher has removed it, the line goes to stderr.
+        fd = os.open(status, os.O_WRONLY | os.O_APPEND) if status else None
+    except OSError:
+        fd = None
+    if fd is None:
+        sys.stderr.write(text.decode())
+        sys.stderr.flush()
+        return
+    try:
+        os.write(fd, text)
+    finally:
+        os.close(fd)
 
 
 def fail(line):
@@ -136,6 +146,8 @@ def run_tiles(sc, count, task):
         done = sc.parallelize(range(count), count).map(task).collect()
     except Exception as e:  # py4j's error: the task's own message, after Spark's retries
         found = re.search(r"TileFailed: \[flyr-link-spark\] (.*?) \[/flyr-link-spark\]", str(e), re.S)
+        if STOPPING:
+            fail("stopped; nothing written at --out")
         fail(found.group(1) if found else f"the Spark job failed: {str(e).splitlines()[0]}")
     assert sorted(done) == list(range(count))
 
@@ -150,7 +162,9 @@ def main(argv):
     beside = os.getcwd() if database else os.path.dirname(out)
     name = "postgresql" if database else os.path.basename(out)
     work = os.path.abspath(args.work or os.path.join(beside, f".{name}.flyr-spark-{uuid.uuid4().hex[:8]}"))
-    os.makedirs(work, exist_ok=False)
+    if os.path.exists(work):
+        fail(f"--work {work} exists: give a directory that does not (it is removed at the end)")
+    os.makedirs(work)
     decisions = os.path.join(work, "decisions")
     parts = os.path.join(work, "measures")
     os.makedirs(decisions)
@@ -184,5 +198,21 @@ def main(argv):
             shutil.rmtree(work, ignore_errors=True)
 
 
+STOPPING = []
+
+
+def stopped(signum, frame):
+    """SIGTERM (the launcher stopping): through `main`'s cleanup, then out."""
+    STOPPING.append(signum)
+    raise SystemExit(143)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    signal.signal(signal.SIGTERM, stopped)
+    try:
+        main(sys.argv[1:])
+    except SystemExit:
+        raise
+    except BaseException as e:  # anything unforeseen: one line where the others go, then the trace
+        say(f"{type(e).__name__}: {e}")
+        raise

@@ -87,6 +87,30 @@ final class FlatGeobufReaderTests: XCTestCase {
                                                           lonLatBox: box).records.count, whole.records.count)
     }
 
+    /// A spatial index whose offsets break the packed tree's rules: one clear error, no crash.
+    func testACorruptSpatialIndexIsRefusedWhenSearched() throws {
+        let path = try fgb("b.fgb", from: TestPaths.helsinkiBuildings)
+        let whole = try FlatGeobufSourceReader.readOwn(SourceSpec(location: path), role: .buildings, mapping: FieldMapping())
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let headerSize = Int(original[8]) | Int(original[9]) << 8 | Int(original[10]) << 16 | Int(original[11]) << 24
+        let index = FlatGeobufIndex(featureCount: whole.records.count, nodeSize: 16)
+        let indexStart = FlatGeobufHeader.prefixSize + headerSize
+        let firstLeaf = indexStart + index.levels[0].lowerBound * FlatGeobufIndex.nodeBytes
+        let root = indexStart
+        // A leaf's offset far outside the file; the root's first child elsewhere than the packed place.
+        for (at, value) in [(firstLeaf + 32, UInt64.max), (firstLeaf + 32, UInt64(1) << 62), (root + 32, UInt64(7))] {
+            var bytes = original
+            for k in 0..<8 { bytes[at + k] = UInt8((value >> (8 * UInt64(k))) & 0xFF) }
+            let broken = TestPaths.temporaryDirectory(self).appendingPathComponent("broken.fgb")
+            try bytes.write(to: broken)
+            XCTAssertThrowsError(try FlatGeobufSourceReader.readOwn(SourceSpec(location: broken.path), role: .buildings, mapping: FieldMapping(),
+                                                                    lonLatBox: BBox(minX: -180, minY: -90, maxX: 180, maxY: 90))) { error in
+                guard case .corrupt(let why)? = error as? FlatGeobufProblem else { return XCTFail("\(error)") }
+                XCTAssertTrue(why.contains("spatial index"), why)
+            }
+        }
+    }
+
     func testHelsinkiSampleWithAndWithoutSpatialIndex() throws {
         for options in [[], ["-lco", "SPATIAL_INDEX=NO"]] {
             let b = try fgb("b.fgb", from: TestPaths.helsinkiBuildings, options)

@@ -132,13 +132,14 @@ final class FlatGeobufFile {
         guard header.indexNodeSize == 16, header.featuresCount > 0 else { return false }
         let index = FlatGeobufIndex(featureCount: Int(header.featuresCount), nodeSize: 16)
         let indexStart = featuresOffset - index.nodeCount * FlatGeobufIndex.nodeBytes
-        let hits = try index.search(box) { (first: Int, count: Int) throws(FlatGeobufProblem) -> [UInt8] in
+        let hits = try index.search(box, featureBytes: fileSize - featuresOffset) { (first: Int, count: Int) throws(FlatGeobufProblem) -> [UInt8] in
             try self.bytes(count * FlatGeobufIndex.nodeBytes, at: indexStart + first * FlatGeobufIndex.nodeBytes, what: "the spatial index")
         }
         var start = 0
         while start < hits.count {
             var end = start + 1
-            while end < hits.count, hits[end].index == hits[end - 1].index + 1, end - start < 4096 { end += 1 }
+            // (A run ends at 8 MB: one read never grows with the file.)
+            while end < hits.count, hits[end].index == hits[end - 1].index + 1, hits[end].offset - hits[start].offset < 8 << 20 { end += 1 }
             // The run's bytes: from its first feature's prefix to its last one's end.
             let from = featuresOffset + hits[start].offset, last = featuresOffset + hits[end - 1].offset
             guard from <= last, last + 4 <= fileSize else { throw .corrupt("spatial index: feature offset \(hits[end - 1].offset) outside the file") }
@@ -153,8 +154,11 @@ final class FlatGeobufFile {
             }
             var ranges: [Range<Int>] = []
             for hit in hits[start..<end] {
+                // Consecutive features lie end to end.
                 let at = hit.offset - hits[start].offset
-                guard at >= 0, at + 4 <= length else { throw .corrupt("spatial index: feature \(hit.index + 1) is not where it says") }
+                guard at == (ranges.last?.upperBound ?? 0), at + 4 <= length else {
+                    throw .corrupt("spatial index: feature \(hit.index + 1) is not where it says")
+                }
                 let size = Int(buffer.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
                 guard at + 4 + size <= length else { throw .corrupt("feature \(hit.index + 1) is cut short") }
                 ranges.append((at + 4)..<(at + 4 + size))

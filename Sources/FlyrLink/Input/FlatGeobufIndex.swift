@@ -41,8 +41,10 @@ struct FlatGeobufIndex {
     var nodeCount: Int { levels[0].upperBound }
 
     /// The features whose boxes meet `box`, in file order. `read(first, count)`: `count` nodes
-    /// from node `first` (their 40 bytes each).
-    func search(_ box: BBox, read: (Int, Int) throws(FlatGeobufProblem) -> [UInt8]) throws(FlatGeobufProblem) -> [Hit] {
+    /// from node `first` (their 40 bytes each); `featureBytes`: the size of the features' section.
+    /// An index whose offsets break the packed tree's rules (a child elsewhere than where its
+    /// parent's place puts it, a feature outside the section, features out of order) is corrupt.
+    func search(_ box: BBox, featureBytes: Int, read: (Int, Int) throws(FlatGeobufProblem) -> [UInt8]) throws(FlatGeobufProblem) -> [Hit] {
         var hits: [Hit] = []
         var queue: [(node: Int, level: Int)] = [(0, levels.count - 1)]
         let leaves = levels[0]
@@ -57,15 +59,23 @@ struct FlatGeobufIndex {
                 }
                 let node = BBox(minX: double(0), minY: double(1), maxX: double(2), maxY: double(3))
                 guard node.intersects(box) else { continue }
-                let offset = Int((0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[at + 32 + $1]) << (8 * UInt64($1)) })
+                let raw = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[at + 32 + $1]) << (8 * UInt64($1)) }
                 if level == 0 {
-                    hits.append(Hit(offset: offset, index: first + k - leaves.lowerBound))
+                    guard raw < UInt64(max(featureBytes, 0)) else { throw .corrupt("spatial index: feature offset \(raw) outside the file") }
+                    hits.append(Hit(offset: Int(raw), index: first + k - leaves.lowerBound))
                 } else {
-                    queue.append((offset, level - 1))
+                    // A packed tree's children: node n of a level has those of the level below from
+                    // (its place on its level) × node size.
+                    let child = levels[level - 1].lowerBound + (first + k - levels[level].lowerBound) * nodeSize
+                    guard raw == UInt64(child) else { throw .corrupt("spatial index: node \(first + k) names child \(raw), not \(child)") }
+                    queue.append((child, level - 1))
                 }
             }
         }
         hits.sort { $0.index < $1.index }
+        for k in hits.indices.dropFirst() where hits[k].offset <= hits[k - 1].offset {
+            throw .corrupt("spatial index: feature \(hits[k].index + 1) does not follow feature \(hits[k - 1].index + 1) in the file")
+        }
         return hits
     }
 }
