@@ -1,28 +1,17 @@
 import XCTest
+import SyntheticCity
 @testable import FlyrLink
 
 /// The pieces of a distributed run (docs/distributed.md): tiles, the run's measures from parts, the
 /// tiles' decisions, and end to end through the binary, a tiled run's outputs against one run's.
 /// distributed/test-cluster.sh runs the same on a real Spark cluster.
 final class DistributedRunTests: XCTestCase {
-    /// A fixed sequence of numbers (SplitMix64), so that a failure can be run again.
-    private struct SeededNumbers: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func testTilesHoldEveryPointOnceWithNearlyEqualCounts() {
         for seed: UInt64 in 1...5 { tilesHoldEveryPointOnce(seed: seed) }
     }
 
     private func tilesHoldEveryPointOnce(seed: UInt64) {
-        var rng = SeededNumbers(state: seed)
+        var rng = SeededGenerator(seed: seed)  // (flyr-synth's: a failure can be run again)
         var points = (0..<5000).map { _ in Point2(x: Double.random(in: -3000...3000, using: &rng), y: Double.random(in: -800...800, using: &rng)) }
         // Points on a common coordinate (a cut may fall on them) and one repeated point.
         points += (0..<50).map { Point2(x: 0, y: Double($0)) } + Array(repeating: Point2(x: 12.5, y: 7), count: 20)
