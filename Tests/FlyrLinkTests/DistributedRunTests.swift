@@ -16,7 +16,7 @@ final class DistributedRunTests: XCTestCase {
         // Points on a common coordinate (a cut may fall on them) and one repeated point.
         points += (0..<50).map { Point2(x: 0, y: Double($0)) } + Array(repeating: Point2(x: 12.5, y: 7), count: 20)
         for count in [1, 2, 7, 16] {
-            let tiles = TileCutter.cut(points, into: count)
+            let cut = TileCutter.cut(points, into: count), tiles = cut.map(\.bounds)
             XCTAssertEqual(tiles.count, count)
             let owners = points.map { p in tiles.indices.filter { tiles[$0].contains(p) } }
             XCTAssertTrue(owners.allSatisfy { $0.count == 1 }, "every point in exactly one tile (\(count) tiles)")
@@ -24,9 +24,10 @@ final class DistributedRunTests: XCTestCase {
             // side of a cut can differ by up to twice that.
             let sizes = tiles.indices.map { t in owners.filter { $0 == [t] }.count }
             XCTAssertLessThanOrEqual(sizes.max()! - sizes.min()!, 2 * 70 + 2, "seed \(seed), \(count) tiles: \(sizes)")
+            XCTAssertEqual(cut.map(\.points), sizes)
         }
         // The tiles cover the plane: a point far outside the data has a tile too.
-        let tiles = TileCutter.cut(points, into: 9)
+        let tiles = TileCutter.cut(points, into: 9).map(\.bounds)
         XCTAssertEqual(tiles.filter { $0.contains(Point2(x: 1e7, y: -1e7)) }.count, 1)
     }
 

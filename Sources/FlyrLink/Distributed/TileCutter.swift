@@ -3,14 +3,16 @@
 /// the ratio of the tiles each half gets. Deterministic: ties in a coordinate are ordered by
 /// address, and a point on a cut belongs to the upper half (as `TileBounds.contains` has it).
 enum TileCutter {
-    static func cut(_ points: [Point2], into count: Int) -> [TileBounds] {
-        var tiles: [TileBounds] = []
+    /// Each tile's box and how many of the points it holds.
+    static func cut(_ points: [Point2], into count: Int) -> [(bounds: TileBounds, points: Int)] {
+        var tiles: [(bounds: TileBounds, points: Int)] = []
         cut(Array(points.indices), points, bounds: .everywhere, into: max(1, count), appending: &tiles)
         return tiles
     }
 
-    private static func cut(_ members: [Int], _ points: [Point2], bounds: TileBounds, into count: Int, appending tiles: inout [TileBounds]) {
-        guard count > 1 else { tiles.append(bounds); return }
+    private static func cut(_ members: [Int], _ points: [Point2], bounds: TileBounds, into count: Int,
+                            appending tiles: inout [(bounds: TileBounds, points: Int)]) {
+        guard count > 1 else { tiles.append((bounds, members.count)); return }
         var box = BBox.empty
         for i in members { box.extend(points[i]) }
         let alongX = box.isEmpty || box.maxX - box.minX >= box.maxY - box.minY

@@ -27,8 +27,7 @@ public struct TileDecisions: Sendable {
     static let noBuilding = UInt16.max
 
     public static func fileName(tile: Int) -> String {
-        let digits = String(tile)
-        return "tile-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + ".decisions"
+        String(format: "tile-%06d.decisions", tile)
     }
 
     /// Written whole or not at all (a temporary sibling, renamed): a task killed half-way leaves nothing.

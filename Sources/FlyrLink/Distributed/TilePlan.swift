@@ -57,18 +57,6 @@ public struct TilePlan: Sendable, Codable {
         var reach: Double { max(addresses, buildings) }
     }
 
-    public init(options: RunOptions, frame: LocalMetricFrame, inputs: [InputFile], addresses: Int, buildings: Int, prunedReads: Bool,
-                tiles: [Tile]) {
-        self.options = options
-        self.frame = frame
-        self.inputs = inputs
-        self.addresses = addresses
-        self.buildings = buildings
-        self.prunedReads = prunedReads
-        self.tiles = tiles
-    }
-
-
     public static func read(_ path: String) throws(InputError) -> TilePlan {
         try readWithDigest(path).plan
     }

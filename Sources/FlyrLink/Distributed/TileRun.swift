@@ -33,18 +33,18 @@ extension LinkPipeline {
         let layers = pipeline.frameStage(&inputs, frame: frame, clock, pool)
         let points = layers.points!, footprints = layers.footprints!
         let boxes = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].bbox }
-        let bounds = TileCutter.cut(points, into: tiles.count(addresses: points.count))
+        let cut = TileCutter.cut(points, into: tiles.count(addresses: points.count))
         var extent = BBox.empty
         for p in points { extent.extend(p) }
         for b in boxes { extent.extend(b) }
         let planned = stage(.index, clock, "tiles", items: { $0.count }) { () -> ([TilePlan.Tile], String) in
-            let tiles = pool.map(bounds.count, chunkSize: 1) { _, t in
-                let link = TileHalo.link(around: bounds[t], footprintBoxes: boxes, options: options.link)
+            let tiles = pool.map(cut.count, chunkSize: 1) { _, t in
+                let (bounds, addresses) = cut[t]
+                let link = TileHalo.link(around: bounds, footprintBoxes: boxes, options: options.link)
                 let measure = TileHalo.measures(options: options.link)
-                return TilePlan.Tile(index: t, bounds: bounds[t], addresses: points.reduce(0) { bounds[t].contains($1) ? $0 + 1 : $0 },
-                                     linkHalo: link, measureHalo: measure,
-                                     linkReadBox: bounds[t].lonLatBox(within: extent, margin: link.reach, frame: frame),
-                                     measureReadBox: bounds[t].lonLatBox(within: extent, margin: measure.reach, frame: frame))
+                return TilePlan.Tile(index: t, bounds: bounds, addresses: addresses, linkHalo: link, measureHalo: measure,
+                                     linkReadBox: bounds.lonLatBox(within: extent, margin: link.reach, frame: frame),
+                                     measureReadBox: bounds.lonLatBox(within: extent, margin: measure.reach, frame: frame))
             }
             return (tiles, "\(tiles.count) tiles")
         }
@@ -67,7 +67,7 @@ extension LinkPipeline {
         guard options.link.strategy == .flyr, options.previousLinks.isEmpty, options.evidencePath == nil, !writesRecords else {
             throw InputError("tile: a tile links with the link model, writes links only, and takes no previous links or evidence file")
         }
-        let model = try (options.linkModelPath.map { path throws(InputError) in .success(try LinkModel(path: path)) } ?? LinkModel.compiledIn).get()
+        let model = try linkModel().get()
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
         // Only what the tile reads (a GeoParquet source pruned to its row groups), in the plan's

@@ -9,7 +9,7 @@ public struct TileTask: Sendable, Codable {
 
     public var pass: Pass
     public var tile: TilePlan.Tile
-    /// The plan's frame: the run's own must be the same (the same sources).
+    /// The plan's frame (the whole run's: a tile that reads a part cannot centre its own).
     public var frame: LocalMetricFrame
     /// The run's measures (the link pass).
     public var measures: RunMeasures?

@@ -143,8 +143,7 @@ final class FlatGeobufFile {
             // The run's bytes: from its first feature's prefix to its last one's end.
             let from = featuresOffset + hits[start].offset, last = featuresOffset + hits[end - 1].offset
             guard from <= last, last + 4 <= fileSize else { throw .corrupt("spatial index: feature offset \(hits[end - 1].offset) outside the file") }
-            let prefix = try bytes(4, at: last, what: "a feature's size")
-            let lastSize = Int(UInt32(prefix[0]) | UInt32(prefix[1]) << 8 | UInt32(prefix[2]) << 16 | UInt32(prefix[3]) << 24)
+            let lastSize = Int(try bytes(4, at: last, what: "a feature's size").withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }.littleEndian)
             let length = last + 4 + lastSize - from
             guard last + 4 + lastSize <= fileSize else { throw .corrupt("feature \(hits[end - 1].index + 1) is cut short") }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(length, 1), alignment: 16)

@@ -83,13 +83,6 @@ struct FlatGeobufHeader: Sendable {
         guard indexNodeSize == 16, featuresCount > 0 else {
             throw .needsGDAL("spatial index with node size \(indexNodeSize) for \(featuresCount) features")
         }
-        let nodeSize = UInt64(indexNodeSize)
-        var n = featuresCount
-        var nodes = n
-        repeat {
-            n = (n + nodeSize - 1) / nodeSize
-            nodes += n
-        } while n != 1
-        return Int(nodes * 40)  // a node: four doubles (its box) and a uint64 offset
+        return FlatGeobufIndex(featureCount: Int(featuresCount), nodeSize: Int(indexNodeSize)).nodeCount * FlatGeobufIndex.nodeBytes
     }
 }

@@ -14,13 +14,11 @@ struct FlatGeobufIndex {
         var index: Int
     }
 
-    let featureCount: Int
     let nodeSize: Int
-    /// Each level's node range, leaves first (as flatbuffers' generateLevelBounds).
+    /// Each level's node range, leaves first (as flatgeobuf's generateLevelBounds).
     let levels: [Range<Int>]
 
     init(featureCount: Int, nodeSize: Int) {
-        self.featureCount = featureCount
         self.nodeSize = nodeSize
         var counts = [featureCount]
         var n = featureCount, nodes = n
@@ -53,13 +51,12 @@ struct FlatGeobufIndex {
             guard first >= levels[level].lowerBound, first < end else { throw .corrupt("spatial index: node \(first) is not on its level") }
             let bytes = try read(first, end - first)
             for k in 0..<(end - first) {
-                let at = k * Self.nodeBytes
-                func double(_ i: Int) -> Double {
-                    Double(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[at + i * 8 + $1]) << (8 * UInt64($1)) })
-                }
-                let node = BBox(minX: double(0), minY: double(1), maxX: double(2), maxY: double(3))
+                // Four little-endian doubles and a uint64, read where they lie.
+                let word = { (i: Int) in bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: k * Self.nodeBytes + 8 * i, as: UInt64.self).littleEndian } }
+                let node = BBox(minX: Double(bitPattern: word(0)), minY: Double(bitPattern: word(1)),
+                                maxX: Double(bitPattern: word(2)), maxY: Double(bitPattern: word(3)))
                 guard node.intersects(box) else { continue }
-                let raw = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[at + 32 + $1]) << (8 * UInt64($1)) }
+                let raw = word(4)
                 if level == 0 {
                     guard raw < UInt64(max(featureBytes, 0)) else { throw .corrupt("spatial index: feature offset \(raw) outside the file") }
                     hits.append(Hit(offset: Int(raw), index: first + k - leaves.lowerBound))

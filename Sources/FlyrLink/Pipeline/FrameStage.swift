@@ -14,7 +14,7 @@ struct FramedLayers {
     var repaired = 0
     var outsideBuildings = 0
     var outsideAddresses = 0
-    /// A tile run's (`options.tile`): what it kept, and each kept row's index in the whole run.
+    /// A tile run's (`options.tile`): what it kept, by id, and which addresses are its own.
     var tileScope: TileScope?
 }
 

@@ -77,7 +77,7 @@ extension LinkPipeline {
                        addresses: inout [AddressPoint], houseKeys: inout HouseKeys?, parkedAddresses: inout ParkedRows<AddressPoint>?,
                        parkedBuildings: ParkedRows<Building>, pool: WorkerPool) throws
         -> (decided: (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]), footprints: ParkedFootprints) {
-        var model = try options.linkModelPath.map { path throws(InputError) in .success(try LinkModel(path: path)) } ?? LinkModel.compiledIn
+        var model = try linkModel()
         if options.evidencePath != nil, case .failure(let error) = model {
             // Only in a build whose features changed since the model was fitted: the evidence is
             // what the re-fit reads, so it is still written, and the links are the nearest building's.
@@ -93,6 +93,12 @@ extension LinkPipeline {
         let decided = LinkDecision.decide(consume evidence, model: try model.get(), options: options.link, previous: previous, pool: pool)
         addresses = parkedAddresses.take()!.restore(pool: pool)  // (after the evidence is freed)
         return (decided, parked)
+    }
+
+    /// The run's link model: `--link-model`'s file (an error if it cannot be read), or the
+    /// compiled-in one (a failure when this build's features differ from the model's).
+    func linkModel() throws(InputError) -> Result<LinkModel, InputError> {
+        try options.linkModelPath.map { path throws(InputError) in .success(try LinkModel(path: path)) } ?? LinkModel.compiledIn
     }
 
     /// candidates → evidence. Once the candidates are found, the grid is dropped and `scene` freed,

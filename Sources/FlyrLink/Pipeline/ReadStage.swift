@@ -9,7 +9,8 @@ struct ReadLayers {
 
 extension LinkPipeline {
     /// read, then ingest: the layers' accepted rows parked, their footprints and points in lon/lat.
-    /// `within`: a lon/lat box the reading may be cut to (a tile's, GeoParquet's row groups).
+    /// `within`: a tile's lon/lat box, which GeoParquet's row groups and an indexed FlatGeobuf
+    /// file's features are read within (see `SourceReader.read`).
     func readAndIngest(_ clock: Clock, _ pool: WorkerPool, within tileBox: BBox? = nil) throws -> ReadLayers {
         // read: both layers at once (separate GDAL datasets), and the territory. Records go to
         // the ingest intakes in batches as they are read, so no layer is ever held as records.
