@@ -5,8 +5,11 @@ The steps (docs/distributed.md):
   2. every tile's part of the run's measures, one Spark task a tile (`flyr-link tile measures`);
   3. their sum, on the driver (`flyr-link tile sum`);
   4. every tile's decisions, one Spark task a tile (`flyr-link tile link`);
-  5. the outputs from the decisions, on the driver (`flyr-link run --decisions`): the same files,
-     byte for byte, as one `flyr-link run` with the same options.
+  5. every tile's part of the outputs, one Spark task a tile (`flyr-link tile outputs`): the rows
+     of its own addresses and buildings, made by the run's own code from the decisions around it;
+  6. their merge, on the driver (`flyr-link run --parts`): the same files, byte for byte, as one
+     `flyr-link run` with the same options. (A database or a GeoPackage is written on the driver
+     from the decisions instead: `flyr-link run --decisions`.)
 The executors run the flyr-link binary the driver ships them (SparkContext.addFile). A task writes
 its file whole or not at all, so a task that fails or is killed is simply run again by Spark; the
 work directory goes once the run has ended, whichever way it ended.
@@ -24,13 +27,13 @@ import uuid
 
 from pyspark import SparkConf, SparkContext, SparkFiles
 
-# The options of `flyr-link run` that `flyr-link plan` takes too (they decide the links), and
-# whether each takes a value. Every option also goes to the final `flyr-link run`.
+# The options of `flyr-link run` that `flyr-link plan` takes too (they decide the links and what
+# the tiles' outputs pass writes), and whether each takes a value. Every option also goes to the final `flyr-link run`.
 PLAN_OPTIONS = {
     "--buildings-layer": True, "--buildings-crs": True, "--addresses-layer": True, "--addresses-crs": True,
     "--territory": True, "--territory-layer": True, "--address-field": True, "--building-field": True,
     "--max-distance": True, "--units": True, "--parquet-reader": True, "--height-unit": True,
-    "--link-model": True, "--allow-empty": False,
+    "--link-model": True, "--allow-empty": False, "--only": True, "--campaign": True,
 }
 
 
@@ -129,8 +132,9 @@ def tile_task(binary_name, pass_name, plan, out_of, measures=None):
     def run(tile):
         binary = SparkFiles.get(binary_name)
         os.chmod(binary, 0o755)
-        out = out_of(tile)
-        command = [binary, "tile", pass_name, "--plan", plan, "--tile", str(tile), "--threads", "1", "--out", out]
+        command = [binary, "tile", pass_name, "--plan", plan, "--tile", str(tile), "--threads", "1"]
+        if out_of:
+            command += ["--out", out_of(tile)]
         if measures:
             command += ["--measures", measures]
         p = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -139,6 +143,19 @@ def tile_task(binary_name, pass_name, plan, out_of, measures=None):
             raise TileFailed(f"[flyr-link-spark] tile {tile} ({pass_name}) failed: {why} [/flyr-link-spark]")
         return tile
     return run
+
+
+def merged(out, run_args):
+    """Whether the outputs are the tiles' parts merged (files: a directory, FlatGeobuf, GeoParquet),
+    or made on the driver from the decisions (a database, a GeoPackage: one writer)."""
+    if DATABASE.match(out):
+        return False
+    for i, a in enumerate(run_args):
+        if a == "--format" and i + 1 < len(run_args):
+            return run_args[i + 1] != "gpkg"
+        if a.startswith("--format="):
+            return a.split("=", 1)[1] != "gpkg"
+    return True
 
 
 def run_tiles(sc, count, task):
@@ -185,10 +202,16 @@ def main(argv):
         measures = os.path.join(work, "measures.json")
         flyr_link(binary, "tile", "sum", "--plan", plan, *[os.path.join(parts, f"{t}.json") for t in range(count)], "--out", measures)
         run_tiles(sc, count, tile_task(os.path.basename(binary), "link", plan, lambda t: os.path.join(decisions, f"tile-{t:06d}.decisions"), measures))
-        say(f"decisions: {count} tiles; the outputs next")
+        if merged(out, run_args):
+            run_tiles(sc, count, tile_task(os.path.basename(binary), "outputs", plan, None))
+            say(f"outputs: {count} tiles; merging them")
+            step = ["--parts", decisions]
+        else:
+            say(f"decisions: {count} tiles; the outputs next")
+            step = ["--decisions", decisions]
         sc.stop()
         sc = None
-        summary = flyr_link(binary, "run", *sources, *run_args, "--out", out, "--decisions", decisions)
+        summary = flyr_link(binary, "run", *sources, *run_args, "--out", out, *step)
         print(summary, end="")
         say(f"{count} tiles → {masked(out)}")
     finally:

@@ -17,6 +17,12 @@ struct PlanCommand: ParsableCommand {
 
     @OptionGroup var linking: LinkingOptions
 
+    @Option(help: "The campaign's UUID, as flyr-link run takes it: the tiles' outputs pass writes it into the links' ids.")
+    var campaign: String?
+
+    @Option(help: "What the run writes: links (links.csv, rejects.csv, report.json only) or all (the default); the tiles' outputs pass writes the same.")
+    var only: String?
+
     @Option(help: "How many tiles (default: one per 100,000 addresses, at least 1).")
     var tiles: Int?
 
@@ -28,6 +34,7 @@ struct PlanCommand: ParsableCommand {
 
     func validate() throws {
         if let tiles, tiles < 1 { throw ValidationError("--tiles must be at least 1") }
+        if let only, only != "links" && only != "all" { throw ValidationError("--only takes links") }
     }
 
     func run() throws {
@@ -36,13 +43,14 @@ struct PlanCommand: ParsableCommand {
             sources.apply(to: &flags)
             linking.apply(to: &flags)
             flags.linkModel = linkModel
-            flags.only = "links"
+            flags.only = only
+            flags.campaign = campaign
             var settings = try pipeline.map { p throws(InputError) in flags.merged(over: try PipelineFile.load(p)) } ?? flags
             settings.out = settings.out ?? out
             let options = try settings.options()
             let pipeline = LinkPipeline(options: options, observer: linking.progress.observer)
-            let plan = try pipeline.plan(tiles: tiles.map { .exact($0) } ?? .perAddresses(100_000))
-            try plan.write(to: out)
+            let (plan, rejects) = try pipeline.plan(tiles: tiles.map { .exact($0) } ?? .perAddresses(100_000))
+            try plan.write(to: out, rejects: rejects)
             print("plan: \(plan.tiles.count) tiles of \(plan.addresses) addresses and \(plan.buildings) buildings → \(out)")
         } catch {
             CLIError.exit(with: error)

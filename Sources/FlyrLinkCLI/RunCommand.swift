@@ -47,7 +47,13 @@ struct RunCommand: ParsableCommand {
     @Option(help: "A directory holding a distributed run's plan.json and its tiles' decisions (flyr-link plan, flyr-link tile link): the links are those, not made again.")
     var decisions: String?
 
+    @Option(help: "A directory holding a distributed run's plan.json and its tiles' parts of the outputs (flyr-link tile outputs): the outputs are merged from those; no source is read.")
+    var parts: String?
+
     func validate() throws {
+        if parts != nil, decisions != nil { throw ValidationError("--parts and --decisions: give one (the parts were made from the decisions)") }
+        if parts != nil, writeEvidence != nil { throw ValidationError("--write-evidence: a run with --parts makes no evidence (its tiles did)") }
+        if parts != nil, matcher == "naive" { throw ValidationError("--parts: the tiles decided with the link model, not --matcher naive") }
         if decisions != nil, writeEvidence != nil { throw ValidationError("--write-evidence: a run with --decisions makes no evidence (its tiles did)") }
         if decisions != nil, matcher == "naive" { throw ValidationError("--decisions: the tiles decided with the link model, not --matcher naive") }
         if let only, only != "links" && only != "all" { throw ValidationError("--only takes links") }
@@ -83,6 +89,15 @@ struct RunCommand: ParsableCommand {
             // A directory that may not be replaced fails the run now, not after all the linking.
             try OutputTarget.check(options)
             let progress = linking.progress
+            if let parts {
+                progress.event(.started(.write, detail: options.outputDirectory))
+                let report = try TilePartsMerge.write(options, parts: parts, observer: progress.observer)
+                progress.event(.finished(.write, detail: options.outputDirectory, seconds: report.run.secondsTotal))
+                for w in report.warnings { StandardError.line("warning: \(w.message)") }
+                let c = report.counts
+                print("\(c.linked) of \(c.addresses) addresses linked to \(c.buildingsWithAddresses) of \(c.buildings) buildings (merged from the tiles' parts) → \(options.outputDirectory)")
+                return
+            }
             let run = try LinkPipeline(options: options, observer: progress.observer).run()
             progress.event(.started(.write, detail: PostgresTarget.redacted(options.outputDirectory)))
             let t0 = Date()

@@ -7,8 +7,8 @@ struct TileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tile",
         abstract: "One tile of a distributed run: its part of the run's measures, or its addresses' decisions.",
-        discussion: "A distributed run: flyr-link plan; for every tile, tile measures; tile sum --plan; for every tile, tile link; then flyr-link run --decisions DIR with the plan (DIR/plan.json) and the tiles' decisions in DIR (docs/distributed.md).",
-        subcommands: [TileMeasuresCommand.self, TileSumCommand.self, TileLinkCommand.self]
+        discussion: "A distributed run: flyr-link plan --out DIR/plan.json; for every tile, tile measures; tile sum --plan; for every tile, tile link --out DIR/tile-K.decisions; for every tile, tile outputs; then flyr-link run --parts DIR merges the tiles' parts into the outputs (or flyr-link run --decisions DIR makes them on one machine) (docs/distributed.md).",
+        subcommands: [TileMeasuresCommand.self, TileSumCommand.self, TileLinkCommand.self, TileOutputsCommand.self]
     )
 }
 
@@ -41,7 +41,13 @@ struct TileOptions: ParsableArguments {
         }
         try plan.checkInputs(hashing: false)
         var options = plan.options
-        options.only = .links
+        if pass == .outputs {
+            // The outputs pass writes what the run writes, with the plan's campaign (its links' ids).
+            options.campaignID = plan.campaignID
+            options.decisionsDirectory = (self.plan as NSString).deletingLastPathComponent
+        } else {
+            options.only = .links
+        }
         options.outputDirectory = ""
         options.threads = threads ?? RunOptions.defaultThreads
         options.tile = TileTask(pass: pass, tile: plan.tiles[tile], frame: plan.frame, measures: measures?.measures,

@@ -143,6 +143,44 @@ extension TileDecisions {
         return (links, unlinked)
     }
 
+    /// The decisions of a tile's addresses (`addressIDs`, its own and its halo's, in id order), from
+    /// the files of the tiles whose boxes meet its halo, as one run's: links in address order and
+    /// each address's unlinked reason (a tile's outputs pass).
+    static func around(_ task: TileTask, _ directory: String, addressIDs: [String], buildingIDs: [String])
+        throws(InputError) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
+        let (plan, digest) = try TilePlan.readWithDigest(directory + "/" + planName)
+        guard plan.tiles.indices.contains(task.tile.index), plan.tiles[task.tile.index] == task.tile else {
+            throw InputError("decisions: tile \(task.tile.index) is not a tile of the plan in \(directory)")
+        }
+        var near: [Outcome] = []
+        for tile in plan.tiles where tile.bounds.meets(task.tile.bounds, within: task.halo.addresses) {
+            let path = directory + "/" + fileName(tile: tile.index)
+            guard FileManager.default.fileExists(atPath: path) else { throw InputError("decisions: tile \(tile.index) has no decisions (\(path))") }
+            let part = try read(path)
+            guard part.tile == tile.index, part.plan == digest else {
+                throw InputError("decisions: \(path) is not tile \(tile.index)'s decisions under the plan in \(directory)")
+            }
+            near += part.outcomes
+        }
+        near.sort { IDOrder.precedes($0.address, $1.address) }
+        var unlinked = [ProximityMatcher.UnlinkedReason?](repeating: nil, count: addressIDs.count)
+        var links: [Link] = []
+        var k = 0
+        for (a, id) in addressIDs.enumerated() {
+            while k < near.count, IDOrder.precedes(near[k].address, id) { k += 1 }
+            guard k < near.count, near[k].address == id else {
+                throw InputError("decisions: address \(id), near tile \(task.tile.index), has no decision in the tiles around it")
+            }
+            let o = near[k]
+            if let reason = o.unlinked { unlinked[a] = reason; continue }
+            guard let b = Self.index(of: o.building!, in: buildingIDs) else {
+                throw InputError("decisions: address \(id) is linked to building \(o.building!), which tile \(task.tile.index) does not read")
+            }
+            links.append(Link(addressIndex: a, buildingIndex: b, method: o.method, confidence: o.confidence, distance: o.distance))
+        }
+        return (links, unlinked)
+    }
+
     /// `id`'s index in `ids` (in id order), by halving.
     static func index(of id: String, in ids: [String]) -> Int? {
         var low = 0, high = ids.count

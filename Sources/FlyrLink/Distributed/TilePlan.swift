@@ -5,7 +5,7 @@ import Foundation
 /// alone; the finishing run (`flyr-link run --decisions`) checks that the plan is its own.
 public struct TilePlan: Sendable, Codable {
     public static let format = "flyr-link-plan"
-    public static let version = 2
+    public static let version = 3
 
     public var format = TilePlan.format
     public var version = TilePlan.version
@@ -21,7 +21,31 @@ public struct TilePlan: Sendable, Codable {
     /// Whether a tile may read only the row groups that meet its box: not when a layer repeats an
     /// id (one run keeps the first row of an id; a tile that reads a part cannot tell which is first).
     public var prunedReads: Bool
+    /// The campaign the links belong to (`RunOptions.resolvedCampaignID` of the options the plan
+    /// was made with): the tiles' outputs pass writes it into every link's id.
+    public var campaignID: String
+    /// What the run's report says of its sources, found by the plan's read of them (see `SourceReport`).
+    public var sources: SourceReport
     public var tiles: [Tile]
+
+    /// The parts of report.json that the sources decide (read by the plan, which reads them whole),
+    /// for the outputs made from the tiles' parts (`TilePartsMerge`); the rejects go beside the plan
+    /// (`rejectsPath`), as rejects.csv.
+    public struct SourceReport: Sendable, Codable {
+        public var inputs: [String: RunReport.Input]
+        public var territory: String?
+        /// The counts the tiles do not make: rejects, what lies outside the territory, repairs.
+        public var counts: RunReport.Counts
+        public var rejects: Int
+        /// The warnings before those of the links, and after (`RunWarnings`).
+        public var warningsBeforeLinks: [RunWarning]
+        public var warningsAfterLinks: [RunWarning]
+    }
+
+    /// The plan's rejects (rejects.csv's bytes), beside it.
+    public static func rejectsPath(plan: String) -> String {
+        (plan.hasSuffix(".json") ? String(plan.dropLast(5)) : plan) + ".rejects.csv"
+    }
 
     public struct InputFile: Sendable, Codable, Equatable {
         public var path: String
@@ -78,6 +102,21 @@ public struct TilePlan: Sendable, Codable {
             throw InputError("plan: \(path) is a \(plan.format) version \(plan.version); this build reads \(format) version \(version)")
         }
         return plan
+    }
+
+    /// The plan and its rejects (`rejectsPath`), each written whole or not at all (a temporary
+    /// sibling, renamed), the rejects first.
+    public func write(to path: String, rejects: [Reject]) throws {
+        let rejectsPath = Self.rejectsPath(plan: path)
+        let temporary = rejectsPath + ".tmp-\(getpid())"
+        do {
+            try RunWriter.writeRejects(rejects, to: temporary)
+            guard rename(temporary, rejectsPath) == 0 else { throw OutputError("plan: cannot write \(rejectsPath): \(String(cString: strerror(errno)))") }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+        try write(to: path)
     }
 
     /// Written whole or not at all (a temporary sibling, renamed).
@@ -167,6 +206,12 @@ public struct TileBounds: Sendable, Codable, Equatable {
         var lonLat = BBox.empty
         for p in ring { lonLat.extend(frame.transverseMercator.inverse(p)) }
         return lonLat.expanded(by: 1e-6)
+    }
+
+    /// Whether `other` meets this box `margin` wider (unbounded sides meet everything on theirs).
+    func meets(_ other: TileBounds, within margin: Double) -> Bool {
+        func below(_ low: Double?, _ high: Double?) -> Bool { low == nil || high == nil || low! <= high! + margin }
+        return below(other.minX, maxX) && below(minX, other.maxX) && below(other.minY, maxY) && below(minY, other.maxY)
     }
 
     func meets(_ box: BBox, within margin: Double) -> Bool {

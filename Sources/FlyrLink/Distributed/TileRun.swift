@@ -17,8 +17,9 @@ public enum TileCount: Sendable {
 /// tiles), one pass of one tile, and the decisions of every tile read back for the outputs.
 extension LinkPipeline {
     /// plan: the sources read and framed as a run reads them, the addresses cut into `tiles` tiles
-    /// of nearly equal counts, each with the halos its passes read.
-    public func plan(tiles: TileCount) throws -> TilePlan {
+    /// of nearly equal counts, each with the halos its passes read; with what the report says of
+    /// the sources, and their rejects (rejects.csv's rows).
+    public func plan(tiles: TileCount) throws -> (plan: TilePlan, rejects: [Reject]) {
         try options.validate()
         guard options.tile == nil, options.decisionsDirectory == nil else { throw InputError("plan: give the sources, not a tile or decisions") }
         var quiet = options
@@ -29,7 +30,8 @@ extension LinkPipeline {
         let pool = WorkerPool(threads: options.threads)
         var inputs = try pipeline.readAndIngest(clock, pool)
         let repeatsAnID = (inputs.buildings.rejects + inputs.addresses.rejects).contains { $0.reason.hasPrefix("duplicate id") }
-        let frame = Self.frame(inputs.territory, Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool))
+        let extents = Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool)
+        let frame = Self.frame(inputs.territory, extents)
         let layers = pipeline.frameStage(&inputs, frame: frame, clock, pool)
         let points = layers.points!, footprints = layers.footprints!
         let boxes = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].bbox }
@@ -48,8 +50,27 @@ extension LinkPipeline {
             }
             return (tiles, "\(tiles.count) tiles")
         }
-        return TilePlan(options: options.resolvingPaths, frame: frame, inputs: TilePlan.fingerprints(options.resolvingPaths), addresses: points.count,
-                        buildings: footprints.count, prunedReads: !repeatsAnID, tiles: planned)
+        let fingerprints = TilePlan.fingerprints(options.resolvingPaths)
+        // What a run's report says of the sources (its inputs found their digests remembered).
+        var report = RunReport(campaignID: "", metricFrame: "", options: [:], run: .init(threads: 0, secondsByStage: [:], secondsTotal: 0))
+        let outside = pipeline.reportSources(&report, inputs, layers, buildings: footprints.count, addresses: points.count)
+        var counts = RunReport.Counts()
+        counts.rejected = inputs.addresses.rejects.count
+        counts.outsideTerritory = outside.addresses
+        counts.buildingsRejected = layers.buildingRejects.count
+        counts.buildingsOutsideTerritory = outside.buildings
+        counts.buildingsRepaired = layers.repaired
+        let rejects = inputs.addresses.rejects + layers.buildingRejects
+        try EmptyLayerCheck.check(options, buildings: footprints.count, addresses: points.count, counts: counts, rejects: rejects)
+        let sources = TilePlan.SourceReport(
+            inputs: report.inputs, territory: report.territory, counts: counts, rejects: rejects.count,
+            warningsBeforeLinks: RunWarnings.sources(rejects: rejects, buildings: inputs.buildingSource, addresses: inputs.addressSource,
+                                                     addressBox: extents.addresses, buildingBox: extents.buildings),
+            warningsAfterLinks: RunWarnings.heights(layers.buildingRows!.restore(pool: pool), unit: options.heightUnit))
+        let plan = TilePlan(options: options.resolvingPaths, frame: frame, inputs: fingerprints, addresses: points.count,
+                            buildings: footprints.count, prunedReads: !repeatsAnID, campaignID: options.resolvedCampaignID,
+                            sources: sources, tiles: planned)
+        return (plan, rejects)
     }
 
     /// What a tile's pass gives: its own addresses' part of the run's measures, or their decisions.
@@ -83,11 +104,38 @@ extension LinkPipeline {
             switch task.pass {
             case .measures:
                 return (.measures(evidence.measuresPart), "tile \(task.tile.index): measures of \(evidence.measuresPart.addresses) addresses")
+            case .outputs:
+                throw InputError("tile \(task.tile.index): the outputs pass is writeTileParts")
             case .link:
                 guard task.measures != nil else { throw InputError("tile \(task.tile.index): the link pass needs the run's measures") }
                 let decided = LinkDecision.decide(consume evidence, model: model, options: options.link, previous: nil, pool: pool)
                 return (.decisions(scope.decisions(decided, tile: task.tile.index)), "tile \(task.tile.index): decided")
             }
+        }
+    }
+
+    /// The outputs pass of the tile `options.tile` (`TileParts`): the tile read as its link pass
+    /// read it, every address kept given its decision from the tiles' files in
+    /// `options.decisionsDirectory`, split and assembled as one run is, and the rows of its own
+    /// addresses and buildings written into `directory`. `plan`: the plan's SHA-256.
+    public func writeTileParts(plan: String, to directory: String) throws {
+        try options.validate()
+        guard let task = options.tile, task.pass == .outputs, options.decisionsDirectory != nil else {
+            throw InputError("tile: the outputs pass needs a tile and the tiles' decisions")
+        }
+        guard PostgresTarget.conninfo(from: options.outputDirectory) == nil else { throw InputError("tile: the outputs pass writes files") }
+        let clock = Clock()
+        let pool = WorkerPool(threads: options.threads)
+        var inputs = try readAndIngest(clock, pool, within: task.prunedReads ? task.readBox : nil)
+        var layers = frameStage(&inputs, frame: task.frame, clock, pool)
+        let scope = layers.tileScope!
+        var indexed = indexStage(&layers, clock, pool)
+        var matched = try matchStage(&indexed, &layers, clock, pool)
+        let units = splitStage(&matched, &layers, frame: task.frame, clock, pool)
+        let run = assembled(&matched, &layers, rejects: [], units: units, frame: task.frame, pool: pool)
+        try stage(.write, clock, "tile \(task.tile.index)") {
+            try TileParts.write(run, scope: scope, accessory: indexed.accessory, tile: task.tile.index, plan: plan, to: directory)
+            return ((), "tile \(task.tile.index): parts")
         }
     }
 

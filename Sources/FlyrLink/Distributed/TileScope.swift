@@ -5,6 +5,9 @@ public struct TileTask: Sendable, Codable {
         case measures
         /// The tile's own addresses' decisions, given the run's measures.
         case link
+        /// The tile's part of the outputs (`TileParts`), given every tile's decisions: the rows of
+        /// its own addresses and of the buildings it owns.
+        case outputs
     }
 
     public var pass: Pass
@@ -24,6 +27,8 @@ public struct TileTask: Sendable, Codable {
         self.prunedReads = prunedReads
     }
 
+    /// (The outputs pass reads what the link pass read: a building's rows read its links, whose
+    /// addresses lie within the link halo of the tile that owns it.)
     var halo: TilePlan.Halo { pass == .measures ? tile.measureHalo : tile.linkHalo }
     var readBox: BBox { pass == .measures ? tile.measureReadBox : tile.linkReadBox }
 }
@@ -36,19 +41,29 @@ struct TileScope {
     var buildingIDs: [String]
     var addressIDs: [String]
     var own: [Bool]
+    /// The buildings whose rows the tile writes (the outputs pass): those whose box's centre (in
+    /// the frame) lies in the tile, so that each building is written by exactly one tile.
+    var ownBuildings: [Bool]
 
     /// The scope of `task` over the footprints and points read (in the frame), both cut to it in
-    /// place, and the parked rows with them.
-    static func cut(_ task: TileTask, footprints: inout FootprintStore, points: inout [Point2],
-                    buildingRows: ParkedRows<Building>, addressRows: ParkedRows<AddressPoint>, pool: WorkerPool) -> TileScope {
+    /// place, and the parked rows with them; the lon/lat footprints and points too, when the pass
+    /// writes records (`lonLat`, `addressLonLat` otherwise empty).
+    static func cut(_ task: TileTask, footprints: inout FootprintStore, points: inout [Point2], lonLat: inout FootprintStore,
+                    addressLonLat: inout [Point2], buildingRows: ParkedRows<Building>, addressRows: ParkedRows<AddressPoint>,
+                    pool: WorkerPool) -> TileScope {
         let bounds = task.tile.bounds, halo = task.halo
         let keepBuilding = pool.map(footprints.count, chunkSize: 16_384) { _, i in bounds.meets(footprints[i].bbox, within: halo.buildings) }
         let keepAddress = points.map { bounds.near($0, within: halo.addresses) }
         buildingRows.keep(keepBuilding)
         addressRows.keep(keepAddress)
-        footprints = FootprintStore(footprints, order: keepBuilding.indices.compactMap { keepBuilding[$0] ? Int32($0) : nil }, pool: pool)
+        let kept = keepBuilding.indices.compactMap { keepBuilding[$0] ? Int32($0) : nil }
+        footprints = FootprintStore(footprints, order: kept, pool: pool)
+        if lonLat.count > 0 { lonLat = FootprintStore(lonLat, order: kept, pool: pool) }
         points = zip(points, keepAddress).filter(\.1).map(\.0)
+        if !addressLonLat.isEmpty { addressLonLat = zip(addressLonLat, keepAddress).filter(\.1).map(\.0) }
+        let metric = footprints
         return TileScope(buildingIDs: buildingRows.map(pool: pool) { $1.id }, addressIDs: addressRows.map(pool: pool) { $1.id },
-                         own: points.map(bounds.contains))
+                         own: points.map(bounds.contains),
+                         ownBuildings: pool.map(metric.count, chunkSize: 16_384) { _, i in bounds.contains(metric[i].bbox.center) })
     }
 }

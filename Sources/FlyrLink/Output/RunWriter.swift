@@ -22,7 +22,7 @@ public enum RunWriter {
         // Every format starts as the directory's files: the others are converted from them
         // (GDAL reads them back), so they hold the same values.
         try writeLinks(run, to: dir.path("links.csv"))
-        try writeRejects(run, to: dir.path("rejects.csv"))
+        try writeRejects(run.rejects, to: dir.path("rejects.csv"))
         if run.options.only == .all {
             try writeAddresses(run, to: dir.path("addresses.geojson"))
             try FootprintOutputs.write(run, buildings: dir.path("buildings.geojson"), units: dir.path("units.geojson"),
@@ -48,9 +48,11 @@ public enum RunWriter {
 
     static func decimals(_ v: Double, _ d: Int) -> String { OutputNumber.fixed(v, d) }
 
+    static let linksHeader = ["id", "campaign_id", "building_id", "address_id", "unit_id", "match_method", "is_primary", "confidence",
+                              "distance_m"]
+
     static func writeLinks(_ run: LinkRun, to path: String) throws {
-        let csv = try CSVWriter(path: path, header: ["id", "campaign_id", "building_id", "address_id", "unit_id", "match_method",
-                                                     "is_primary", "confidence", "distance_m"])
+        let csv = try CSVWriter(path: path, header: linksHeader)
         // Rows (with their SHA-1 based link ids) are formatted straight into bytes on all workers,
         // written in order: a million rows of field arrays and number strings cost more than the hashing.
         // The campaign's field as bytes made once (a String shared by both workers was retained per row).
@@ -82,9 +84,9 @@ public enum RunWriter {
         try csv.close()
     }
 
-    static func writeRejects(_ run: LinkRun, to path: String) throws {
+    static func writeRejects(_ rejects: [Reject], to path: String) throws {
         let csv = try CSVWriter(path: path, header: ["layer", "source_row", "id", "reason"])
-        for r in run.rejects { csv.row([r.layer, String(r.sourceRow), r.id, r.reason]) }
+        for r in rejects { csv.row([r.layer, String(r.sourceRow), r.id, r.reason]) }
         try csv.close()
     }
 

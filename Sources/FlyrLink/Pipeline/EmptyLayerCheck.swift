@@ -5,11 +5,16 @@
 /// snapshotter once the rejects are known.
 public enum EmptyLayerCheck {
     public static func check(_ run: LinkRun) throws(InputError) {
-        guard !run.options.allowEmpty else { return }
-        let layers = [("buildings", run.options.buildings, run.buildings.count, run.report.counts.buildingsOutsideTerritory),
-                      ("addresses", run.options.addresses, run.addresses.count, run.report.counts.outsideTerritory)]
+        try check(run.options, buildings: run.buildings.count, addresses: run.addresses.count, counts: run.report.counts, rejects: run.rejects)
+    }
+
+    /// (A distributed run's plan checks the same, before any tile runs.)
+    static func check(_ options: RunOptions, buildings: Int, addresses: Int, counts: RunReport.Counts, rejects: [Reject]) throws(InputError) {
+        guard !options.allowEmpty else { return }
+        let layers = [("buildings", options.buildings, buildings, counts.buildingsOutsideTerritory),
+                      ("addresses", options.addresses, addresses, counts.outsideTerritory)]
         for (layer, spec, accepted, outside) in layers {
-            let rejects = run.rejects.filter { $0.layer == layer }
+            let rejects = rejects.filter { $0.layer == layer }
             // Features outside the territory are not rejects: a layer with some is judged by the territory.
             guard accepted == 0, outside == 0, !rejects.isEmpty else { continue }
             let byReason = Dictionary(grouping: rejects, by: \.reason).map { ($0.key, $0.value.count) }

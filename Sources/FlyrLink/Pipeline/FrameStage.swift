@@ -80,9 +80,8 @@ extension LinkPipeline {
                 if writesRecords { addressLonLat = zip(addressLonLat, keepAddress).filter(\.1).map(\.0) }
             }
             if let task = options.tile {
-                precondition(!writesRecords, "a tile run writes no records")
-                layers.tileScope = TileScope.cut(task, footprints: &metric, points: &addressPoints, buildingRows: buildings,
-                                                 addressRows: addresses, pool: pool)
+                layers.tileScope = TileScope.cut(task, footprints: &metric, points: &addressPoints, lonLat: &lonLat,
+                                                 addressLonLat: &addressLonLat, buildingRows: buildings, addressRows: addresses, pool: pool)
             }
             layers.buildingRejects.sort { $0.sourceRow < $1.sourceRow }
             layers.buildingRows = buildings

@@ -29,8 +29,12 @@ extension LinkPipeline {
                 // and the grid nothing (dropped before the decisions are read).
                 BackgroundRelease.dropAndTrim(indexed.index.take())
                 addresses = layers.addressRows.take()!.restore(pool: pool)
-                decided = try TileDecisions.merged(directory, options: options, addressIDs: addresses.map(\.id),
-                                                   buildingIDs: layers.buildingRows!.map(pool: pool) { $1.id })
+                let buildingIDs = layers.buildingRows!.map(pool: pool) { $1.id }
+                if let task = options.tile {
+                    decided = try TileDecisions.around(task, directory, addressIDs: addresses.map(\.id), buildingIDs: buildingIDs)
+                } else {
+                    decided = try TileDecisions.merged(directory, options: options, addressIDs: addresses.map(\.id), buildingIDs: buildingIDs)
+                }
             } else if options.link.strategy == .naive {
                 decided = naiveMatch(indexed.scene!, index: indexed.index.take()!, accessory: indexed.accessory, previous: previous,
                                      addresses: &addresses, parkedAddresses: &layers.addressRows, pool: pool)

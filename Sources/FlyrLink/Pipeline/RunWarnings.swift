@@ -23,8 +23,14 @@ enum RunWarnings {
 
     static func collect(_ run: LinkRun, buildings: LinkPipeline.SourceSummary, addresses: LinkPipeline.SourceSummary,
                         addressBox: BBox, buildingBox: BBox) -> [RunWarning] {
+        sources(rejects: run.rejects, buildings: buildings, addresses: addresses, addressBox: addressBox, buildingBox: buildingBox)
+            + links(run.report.counts) + heights(run.buildings, unit: run.options.heightUnit)
+    }
+
+    /// The warnings the sources alone decide, first in the list (a distributed run's plan finds them).
+    static func sources(rejects: [Reject], buildings: LinkPipeline.SourceSummary, addresses: LinkPipeline.SourceSummary,
+                        addressBox: BBox, buildingBox: BBox) -> [RunWarning] {
         var out: [RunWarning] = []
-        let c = run.report.counts
         for field in [AddressField.houseNumber, .streetName] where addresses.featuresRead > 0 && addresses.resolvedFields[field.rawValue] == nil {
             out.append(unmapped(field, fields: addresses.fields))
         }
@@ -34,18 +40,30 @@ enum RunWarnings {
                 + "is a CRS wrong? (--addresses-crs, --buildings-crs)"))
         }
         for (layer, summary) in [("buildings", buildings), ("addresses", addresses)] {
-            let rejects = run.rejects.filter { $0.layer == layer }
+            let rejects = rejects.filter { $0.layer == layer }
             guard summary.featuresRead > 0, Double(rejects.count) > largeShare * Double(summary.featuresRead) else { continue }
             out.append(RunWarning(code: "many_rejected", message:
                 "\(layer): \(rejects.count) of \(summary.featuresRead) features rejected (\(percent(rejects.count, summary.featuresRead)); "
                 + "most common: \(mostCommon(rejects.map(\.reason))); see rejects.csv)"))
         }
+        return out
+    }
+
+    /// The warning the links decide (from the run's counts).
+    static func links(_ c: RunReport.Counts) -> [RunWarning] {
+        var out: [RunWarning] = []
         if c.addresses > 0, Double(c.unlinked) > largeShare * Double(c.addresses) {
             let top = c.unlinkedByReason.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key ?? "unknown"
             out.append(RunWarning(code: "many_unlinked", message:
                 "addresses: \(c.unlinked) of \(c.addresses) unlinked (\(percent(c.unlinked, c.addresses)); most common reason: \(top))"))
         }
-        if run.options.heightUnit == nil, let feet = HeightCheck.looksLikeFeet(run.buildings) {
+        return out
+    }
+
+    /// The warning of heights in feet (the buildings' rows decide it), last in the list.
+    static func heights(_ buildings: [Building], unit: RunOptions.HeightUnit?) -> [RunWarning] {
+        var out: [RunWarning] = []
+        if unit == nil, let feet = HeightCheck.looksLikeFeet(buildings) {
             out.append(RunWarning(code: "height_in_feet", message:
                 "buildings: heights look like feet (\(feet)); pass --height-unit ft to write them in metres, or --height-unit m if they are metres"))
         }

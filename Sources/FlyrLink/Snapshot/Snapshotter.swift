@@ -179,7 +179,7 @@ public enum Snapshotter {
                            observer: PipelineObserver? = nil) throws -> SnapshotManifest.Counts {
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
         try RunWriter.writeLinks(run, to: path("links.csv"))
-        try RunWriter.writeRejects(run, to: path("rejects.csv"))
+        try RunWriter.writeRejects(run.rejects, to: path("rejects.csv"))
         try RunWriter.writeReport(run.report, to: path("report.json"))
         try ReportFile.write(run, to: path(ReportFile.name), observer: observer)
         try RunWriter.writeAddresses(run, to: path("addresses.geojson"))

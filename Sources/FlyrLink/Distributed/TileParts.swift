@@ -1,0 +1,191 @@
+import Foundation
+
+/// A tile's part of a distributed run's outputs (`flyr-link tile outputs`): the rows of links.csv,
+/// addresses.geojson, buildings.geojson, units.geojson and features.geojson that one run writes
+/// for the tile's own addresses and the buildings it owns (those whose box's centre lies in it),
+/// each row with the id the run orders it by, and the tile's part of the report's counts.
+/// `TilePartsMerge` merges every tile's parts into the run's files.
+///
+/// The rows are one run's because the tile's run is one run's around them: it reads the link
+/// halo (a building it owns lies within D/2 of the tile, its addresses within r of it, and the
+/// buildings its accessory test reads within its radius), takes every address's decision from the
+/// tiles that made them, and writes with the run's own writers; only then are its rows picked out.
+public enum TileParts {
+    /// The parts' streams: each is the rows of one output (features.geojson is two: the
+    /// buildings' features, then the unlinked addresses' points), in the run's order by its key.
+    enum Stream: String, CaseIterable {
+        case links = "links.csv"
+        case addresses = "addresses.geojson"
+        case buildings = "buildings.geojson"
+        case units = "units.geojson"
+        case buildingFeatures = "features.geojson"
+        case addressFeatures = "features-unlinked.geojson"
+
+        /// The output file the stream's rows go to.
+        var file: String { self == .addressFeatures ? Stream.buildingFeatures.rawValue : rawValue }
+    }
+
+    /// A tile's part of the report (summed by the merge), naming the plan it was made under.
+    struct Counts: Codable {
+        var plan: String
+        var tile: Int
+        var counts: RunReport.Counts
+        /// Links per confidence band (`RunSummary.bands`).
+        var bands: [Int]
+    }
+
+    public static func directoryName(tile: Int) -> String {
+        String(format: "tile-%06d.parts", tile)
+    }
+
+    static let countsName = "counts.json"
+
+    /// Writes `run`'s rows of the tile's own addresses and buildings into `directory`, whole or not
+    /// at all (a temporary sibling renamed into place: a task killed half-way leaves nothing).
+    static func write(_ run: LinkRun, scope: TileScope, accessory: [Bool], tile: Int, plan: String, to directory: String) throws {
+        let fm = FileManager.default
+        let temporary = directory + ".tmp-\(getpid())"
+        try? fm.removeItem(atPath: temporary)
+        defer { try? fm.removeItem(atPath: temporary) }
+        do { try fm.createDirectory(atPath: temporary + "/whole", withIntermediateDirectories: true) } catch {
+            throw OutputError("tile \(tile): cannot write \(temporary): \(error.localizedDescription)")
+        }
+        // The tile's whole run, written by the run's writers; its rows then picked out.
+        let whole = { (name: String) in temporary + "/whole/" + name }
+        try RunWriter.writeLinks(run, to: whole(Stream.links.file))
+        var streams: [Stream: [UInt8]] = [:]
+        let buildingID = { (b: Int) in run.buildings[b].id }
+        let links = try rows(csv: whole(Stream.links.file), count: run.links.count, tile: tile)
+        streams[.links] = records(links.indices.lazy.filter { scope.ownBuildings[run.links[$0].buildingIndex] }
+            .map { (buildingID(run.links[$0].buildingIndex), links[$0]) })
+        if run.options.only == .all {
+            try RunWriter.writeAddresses(run, to: whole(Stream.addresses.file))
+            try FootprintOutputs.write(run, buildings: whole(Stream.buildings.file), units: whole(Stream.units.file),
+                                       features: whole(Stream.buildingFeatures.file))
+            let addresses = try rows(geoJSON: whole(Stream.addresses.file), count: run.addresses.count, tile: tile)
+            streams[.addresses] = records(addresses.indices.lazy.filter { scope.own[$0] }.map { (run.addresses[$0].id, addresses[$0]) })
+            let buildings = try rows(geoJSON: whole(Stream.buildings.file), count: run.buildings.count, tile: tile)
+            streams[.buildings] = records(buildings.indices.lazy.filter { scope.ownBuildings[$0] }.map { (buildingID($0), buildings[$0]) })
+            let units = try rows(geoJSON: whole(Stream.units.file), count: run.units.count, tile: tile)
+            streams[.units] = records(units.indices.lazy.filter { scope.ownBuildings[run.units[$0].buildingIndex] }
+                .map { (buildingID(run.units[$0].buildingIndex), units[$0]) })
+            // features.geojson: each building's feature, or its slices' (in unit order), then the
+            // unlinked addresses' points.
+            var slices = [Int](repeating: 0, count: run.buildings.count)
+            for u in run.units { slices[u.buildingIndex] += 1 }
+            let unlinked = run.addresses.indices.filter { run.linkOfAddress[$0] == nil }
+            let featureCount = slices.reduce(0) { $0 + max(1, $1) }
+            let features = try rows(geoJSON: whole(Stream.buildingFeatures.file), count: featureCount + unlinked.count, tile: tile)
+            var owned: [(String, ArraySlice<UInt8>)] = [], row = 0
+            for b in run.buildings.indices {
+                for _ in 0..<max(1, slices[b]) {
+                    if scope.ownBuildings[b] { owned.append((buildingID(b), features[row])) }
+                    row += 1
+                }
+            }
+            streams[.buildingFeatures] = records(owned)
+            streams[.addressFeatures] = records(unlinked.indices.lazy.filter { scope.own[unlinked[$0]] }
+                .map { (run.addresses[unlinked[$0]].id, features[featureCount + $0]) })
+        }
+        for (stream, bytes) in streams {
+            guard fm.createFile(atPath: temporary + "/" + stream.rawValue + ".part", contents: Data(bytes)) else {
+                throw OutputError("tile \(tile): cannot write \(temporary)/\(stream.rawValue).part")
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let (counts, bands) = Self.counts(run, scope: scope, accessory: accessory)
+        do {
+            try encoder.encode(Counts(plan: plan, tile: tile, counts: counts, bands: bands)).write(to: URL(fileURLWithPath: temporary + "/" + countsName))
+            try fm.removeItem(atPath: temporary + "/whole")
+        } catch {
+            throw OutputError("tile \(tile): cannot write \(temporary): \(error.localizedDescription)")
+        }
+        // A retried task finds the parts of an attempt that finished: they are these bytes.
+        try? fm.removeItem(atPath: directory)
+        guard rename(temporary, directory) == 0 else {
+            throw OutputError("tile \(tile): cannot rename \(temporary) to \(directory): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The tile's part of the report's counts (`RunSummary.count` over its own addresses and buildings).
+    static func counts(_ run: LinkRun, scope: TileScope, accessory: [Bool]) -> (RunReport.Counts, [Int]) {
+        var c = RunReport.Counts()
+        var byMethod = [Int](repeating: 0, count: MatchMethod.allCases.count)
+        var bands = [Int](repeating: 0, count: RunSummary.bands.count)
+        for a in run.addresses.indices where scope.own[a] {
+            c.addresses += 1
+            if let l = run.linkOfAddress[a].map({ run.links[$0] }) {
+                c.linked += 1
+                byMethod[MatchMethod.allCases.firstIndex(of: l.method)!] += 1
+                bands[RunSummary.bandIndex(of: l.confidence)] += 1
+            } else {
+                c.unlinked += 1
+                if let r = run.unlinkedReason[a] { c.unlinkedByReason[r, default: 0] += 1 }
+            }
+        }
+        for (m, n) in zip(MatchMethod.allCases, byMethod) { c.byMethod[m.rawValue] = n }
+        var isRow = [Bool](repeating: false, count: run.buildings.count)
+        for u in run.units where scope.ownBuildings[u.buildingIndex] {
+            c.units += 1
+            if !isRow[u.buildingIndex] { isRow[u.buildingIndex] = true; c.townhomeRows += 1 }
+        }
+        for b in run.buildings.indices where scope.ownBuildings[b] {
+            c.buildings += 1
+            if !run.linksOfBuilding(b).isEmpty { c.buildingsWithAddresses += 1 }
+            if accessory[b] { c.accessoryBuildings += 1 }
+        }
+        return (c, bands)
+    }
+
+    /// Records of a stream: the key's length (UInt16) and bytes, the row's length (UInt32) and bytes,
+    /// little-endian.
+    static func records<S: Sequence>(_ rows: S) -> [UInt8] where S.Element == (String, ArraySlice<UInt8>) {
+        var out: [UInt8] = []
+        for (key, row) in rows {
+            withUnsafeBytes(of: UInt16(key.utf8.count).littleEndian) { out += $0 }
+            out += key.utf8
+            withUnsafeBytes(of: UInt32(row.count).littleEndian) { out += $0 }
+            out += row
+        }
+        return out
+    }
+
+    static let geoJSONHeader = Array("{\"type\":\"FeatureCollection\",\"features\":[\n".utf8)
+    static let geoJSONFooter = Array("\n]}\n".utf8)
+
+    /// A GeoJSONWriter collection's features, one per line (JSON text holds no line break), without
+    /// their separators.
+    static func rows(geoJSON path: String, count: Int, tile: Int) throws -> [ArraySlice<UInt8>] {
+        let bytes = try contents(path, tile: tile)
+        guard bytes.starts(with: geoJSONHeader), bytes.count >= geoJSONHeader.count + geoJSONFooter.count,
+              Array(bytes.suffix(geoJSONFooter.count)) == geoJSONFooter else {
+            throw OutputError("tile \(tile): \(path) is not a collection as flyr-link writes them")
+        }
+        let body = bytes[geoJSONHeader.count..<bytes.count - geoJSONFooter.count]
+        var rows = body.isEmpty ? [] : body.split(separator: 0x0A, omittingEmptySubsequences: false)
+        for k in rows.indices.dropLast() where rows[k].last == UInt8(ascii: ",") { rows[k] = rows[k].dropLast() }
+        guard rows.count == count else { throw OutputError("tile \(tile): \(path) has \(rows.count) features, not \(count)") }
+        return rows
+    }
+
+    /// A CSV file's rows after its header, each with its line break (a quoted field may hold one).
+    static func rows(csv path: String, count: Int, tile: Int) throws -> [ArraySlice<UInt8>] {
+        let bytes = try contents(path, tile: tile)
+        var rows: [ArraySlice<UInt8>] = []
+        var start = 0, quoted = false
+        for (i, b) in bytes.enumerated() {
+            if b == UInt8(ascii: "\"") { quoted.toggle() } else if b == 0x0A, !quoted {
+                rows.append(bytes[start...i])
+                start = i + 1
+            }
+        }
+        guard start == bytes.count, rows.count == count + 1 else { throw OutputError("tile \(tile): \(path) has \(rows.count) rows, not \(count + 1)") }
+        return Array(rows.dropFirst())
+    }
+
+    private static func contents(_ path: String, tile: Int) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw OutputError("tile \(tile): cannot read \(path)") }
+        return [UInt8](data)
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+
+/// The outputs of a distributed run from its tiles' parts (`flyr-link run --parts DIR`): each
+/// file's rows merged from every tile's, in the run's order (by id, bytewise), framed as the
+/// run's writers frame them; rejects.csv and the sources' part of report.json from the plan, the
+/// counts summed from the tiles'; report.html drawn from the files (as `flyr-link report` redraws
+/// it); the other formats converted from those files as a run converts them. Reads no source, and
+/// holds one buffered record per tile, not the rows.
+public enum TilePartsMerge {
+    /// Writes the outputs `options` asks for from the parts in `directory` (beside its plan.json);
+    /// returns the report written.
+    public static func write(_ options: RunOptions, parts directory: String, observer: PipelineObserver? = nil) throws -> RunReport {
+        let started = Date()
+        let (plan, digest) = try TilePlan.readWithDigest(directory + "/" + TileDecisions.planName)
+        guard options.linksLike(plan.options), options.units == plan.options.units, options.only == plan.options.only else {
+            throw InputError("parts: the plan in \(directory) was made for other sources, linking or output options than this run's (--units, --only go to the plan too)")
+        }
+        guard options.resolvedCampaignID == plan.campaignID else {
+            throw InputError("parts: the plan in \(directory) is of campaign \(plan.campaignID), this run's is \(options.resolvedCampaignID) (give --campaign to both)")
+        }
+        guard PostgresTarget.conninfo(from: options.outputDirectory) == nil, options.format != .gpkg else {
+            throw InputError("parts: a distributed run's parts are merged into files (a directory, --format fgb or parquet); a database or a GeoPackage is written by run --decisions")
+        }
+        // The tiles checked the sources' sizes and times; the plan holds their SHA-256.
+        try plan.checkInputs(hashing: false)
+        var counts = plan.sources.counts
+        var bands = [Int](repeating: 0, count: RunSummary.bands.count)
+        for m in MatchMethod.allCases { counts.byMethod[m.rawValue] = 0 }
+        for tile in plan.tiles {
+            let path = partsPath(directory, tile.index) + "/" + TileParts.countsName
+            guard let data = FileManager.default.contents(atPath: path) else { throw InputError("parts: tile \(tile.index) has no parts (\(path))") }
+            guard let part = try? JSONDecoder().decode(TileParts.Counts.self, from: data), part.tile == tile.index, part.plan == digest,
+                  part.bands.count == bands.count else {
+                throw InputError("parts: \(path) is not tile \(tile.index)'s part under the plan in \(directory)")
+            }
+            add(part.counts, to: &counts)
+            for k in bands.indices { bands[k] += part.bands[k] }
+        }
+        guard counts.addresses == plan.addresses, counts.buildings == plan.buildings else {
+            throw InputError("parts: the tiles' parts hold \(counts.addresses) addresses and \(counts.buildings) buildings, the plan \(plan.addresses) and \(plan.buildings)")
+        }
+
+        let dir = try OutputDirectory(path: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputLocations,
+                                      format: options.format)
+        let tiles = plan.tiles.map(\.index)
+        var header: [UInt8] = []
+        CSVWriter.appendRow(RunWriter.linksHeader, to: &header)
+        try merge([.links], of: tiles, in: directory, into: dir.path("links.csv"), header: header, separator: [], footer: [])
+        try copyRejects(TilePlan.rejectsPath(plan: directory + "/" + TileDecisions.planName), plan.sources.rejects, to: dir.path("rejects.csv"))
+        if options.only == .all {
+            for streams in [[TileParts.Stream.addresses], [.buildings], [.units], [.buildingFeatures, .addressFeatures]] {
+                try merge(streams, of: tiles, in: directory, into: dir.path(streams[0].file), header: TileParts.geoJSONHeader,
+                          separator: Array(",\n".utf8), footer: TileParts.geoJSONFooter)
+            }
+        }
+        let pipeline = LinkPipeline(options: options)
+        var report = RunReport(campaignID: plan.campaignID, metricFrame: plan.frame.projString, options: pipeline.optionSummary(),
+                               run: .init(threads: options.threads, secondsByStage: [:], secondsTotal: 0))
+        report.inputs = plan.sources.inputs
+        report.territory = plan.sources.territory
+        report.counts = counts
+        report.confidenceHistogram = zip(RunSummary.bands, bands).map { RunReport.Band(band: $0.0.0, links: $0.1) }
+        report.warnings = plan.sources.warningsBeforeLinks + RunWarnings.links(counts) + plan.sources.warningsAfterLinks
+        report.run.secondsByStage = [PipelineStage.write.rawValue: Date().timeIntervalSince(started)]
+        report.run.secondsTotal = Date().timeIntervalSince(started)
+        try RunWriter.writeReport(report, to: dir.path("report.json"))
+        if options.writeHTML {
+            observer?(.started(.report, detail: ReportFile.name))
+            let t0 = Date()
+            try ReportFile.redraw(directory: dir.staging.path)
+            observer?(.finished(.report, detail: ReportFile.name, seconds: Date().timeIntervalSince(t0), items: counts.addresses))
+        }
+        switch options.format {
+        case .fgb: if options.only == .all { try FlatGeobufOutput.convert(dir, threads: options.threads) }
+        case .parquet: if options.only == .all { try GeoParquetOutput.convert(dir, threads: options.threads) }
+        case .dir, .gpkg: break
+        }
+        try dir.commit()
+        return report
+    }
+
+    static func partsPath(_ directory: String, _ tile: Int) -> String {
+        directory + "/" + TileParts.directoryName(tile: tile)
+    }
+
+    static func add(_ part: RunReport.Counts, to c: inout RunReport.Counts) {
+        c.addresses += part.addresses; c.linked += part.linked; c.unlinked += part.unlinked
+        for (k, n) in part.byMethod { c.byMethod[k, default: 0] += n }
+        for (k, n) in part.unlinkedByReason { c.unlinkedByReason[k, default: 0] += n }
+        c.buildings += part.buildings; c.buildingsWithAddresses += part.buildingsWithAddresses
+        c.accessoryBuildings += part.accessoryBuildings; c.townhomeRows += part.townhomeRows; c.units += part.units
+    }
+
+    /// The plan's rejects, copied (the plan wrote them as rejects.csv's bytes).
+    static func copyRejects(_ path: String, _ count: Int, to target: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else { throw InputError("parts: the plan's rejects (\(path)) cannot be read") }
+        guard FileManager.default.createFile(atPath: target, contents: data) else { throw OutputError("cannot write \(target)") }
+    }
+
+    /// The rows of `streams` (one after the other) of every tile, merged by key (bytewise; a key
+    /// in two tiles is an error: each row is one tile's), written between `header` and `footer`
+    /// with `separator` between rows.
+    static func merge(_ streams: [TileParts.Stream], of tiles: [Int], in directory: String, into path: String,
+                      header: [UInt8], separator: [UInt8], footer: [UInt8]) throws {
+        let out = try ByteWriter(path: path)
+        out.write(bytes: header)
+        var first = true
+        for stream in streams {
+            let readers = try tiles.map { t in try PartReader(partsPath(directory, t) + "/" + stream.rawValue + ".part", tile: t) }
+            var heap = TileHeap(readers)
+            var last: (key: [UInt8], tile: Int)?
+            while let r = heap.top {
+                let reader = readers[r]
+                if let last, last.key[...] == reader.key, last.tile != reader.tile {
+                    throw InputError("parts: \(String(decoding: reader.key, as: UTF8.self)) is in the \(stream.file) parts of tiles \(last.tile) and \(reader.tile)")
+                }
+                if !first { out.write(bytes: separator) }
+                first = false
+                reader.row.withUnsafeBytes { out.write(bytes: $0) }
+                if last?.key[...] != reader.key { last = (Array(reader.key), reader.tile) }
+                try reader.advance()
+                heap.update()
+            }
+        }
+        out.write(bytes: footer)
+        try out.close()
+    }
+}
+
+/// One tile's stream of records (`TileParts.records`), read in blocks; `key` and `row` are the
+/// current record's, empty once it is over.
+final class PartReader {
+    let tile: Int
+    private let path: String
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var at = 0
+    private var ended = false
+    private(set) var key: ArraySlice<UInt8> = []
+    private(set) var row: ArraySlice<UInt8> = []
+    private(set) var done = false
+
+    init(_ path: String, tile: Int) throws {
+        self.path = path
+        self.tile = tile
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw InputError("parts: tile \(tile) has no \(path)") }
+        self.handle = handle
+        try advance()
+    }
+
+    deinit { try? handle.close() }
+
+    /// At least `n` bytes from `at` in the buffer, or false at the end of the file.
+    private func fill(_ n: Int) throws -> Bool {
+        while buffer.count - at < n, !ended {
+            if at > 0 { buffer.removeFirst(at); at = 0 }
+            let more: Data?
+            do { more = try handle.read(upToCount: max(1 << 20, n)) } catch { throw InputError("parts: cannot read \(path): \(error.localizedDescription)") }
+            if let more, !more.isEmpty { buffer += more } else { ended = true }
+        }
+        return buffer.count - at >= n
+    }
+
+    /// The little-endian integer of `size` bytes `offset` bytes after `at`.
+    private func integer(at offset: Int, _ size: Int) -> Int {
+        var v = 0
+        for k in (0..<size).reversed() { v = v << 8 | Int(buffer[at + offset + k]) }
+        return v
+    }
+
+    /// The next record (read whole into the buffer before anything is taken from it: a fill moves
+    /// the buffer's bytes down).
+    func advance() throws {
+        key = []; row = []  // (so that a fill does not copy the buffer they would share)
+        guard try fill(2) else {
+            guard buffer.count == at else { throw InputError("parts: \(path) is cut short") }
+            done = true
+            return
+        }
+        let keyLength = integer(at: 0, 2)
+        guard try fill(2 + keyLength + 4) else { throw InputError("parts: \(path) is cut short") }
+        let rowLength = integer(at: 2 + keyLength, 4)
+        guard try fill(2 + keyLength + 4 + rowLength) else { throw InputError("parts: \(path) is cut short") }
+        key = buffer[(at + 2)..<(at + 2 + keyLength)]
+        row = buffer[(at + 2 + keyLength + 4)..<(at + 2 + keyLength + 4 + rowLength)]
+        at += 2 + keyLength + 4 + rowLength
+    }
+}
+
+/// A binary min-heap of the readers not done, by their current key, then tile.
+struct TileHeap {
+    private let readers: [PartReader]
+    private var heap: [Int]
+
+    init(_ readers: [PartReader]) {
+        self.readers = readers
+        heap = []
+        for r in readers.indices where !readers[r].done { heap.append(r); siftUp(heap.count - 1) }
+    }
+
+    var top: Int? { heap.first }
+
+    private func less(_ a: Int, _ b: Int) -> Bool {
+        let x = readers[heap[a]], y = readers[heap[b]]
+        if x.key != y.key { return x.key.lexicographicallyPrecedes(y.key) }
+        return x.tile < y.tile
+    }
+
+    /// After the top reader advanced.
+    mutating func update() {
+        if readers[heap[0]].done {
+            heap.swapAt(0, heap.count - 1)
+            heap.removeLast()
+        }
+        var i = 0
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var m = i
+            if l < heap.count, less(l, m) { m = l }
+            if r < heap.count, less(r, m) { m = r }
+            if m == i { return }
+            heap.swapAt(i, m)
+            i = m
+        }
+    }
+
+    private mutating func siftUp(_ k: Int) {
+        var i = k
+        while i > 0, less(i, (i - 1) / 2) {
+            heap.swapAt(i, (i - 1) / 2)
+            i = (i - 1) / 2
+        }
+    }
+}
