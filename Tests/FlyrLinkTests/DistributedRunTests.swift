@@ -178,6 +178,66 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: refused))
     }
 
+    /// The merge takes only the parts of every tile of its plan, made with its options; a
+    /// GeoPackage or a database is written by run --decisions. Nothing is written when it refuses.
+    func testAMergeRefusesWhatIsNotEveryTilesPartsOfItsPlan() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let sources = ["--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses]
+        let decisions = try tiledRun(sources, tiles: 3, in: dir)
+        let out = dir.appendingPathComponent("out").path
+        func refused(_ extra: [String], _ says: String, file: StaticString = #filePath, line: UInt = #line) throws {
+            let r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", out, "--parts", decisions] + extra)
+            XCTAssertNotEqual(r.status, 0, file: file, line: line)
+            XCTAssertTrue(r.stderr.contains(says), r.stderr, file: file, line: line)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out), file: file, line: line)
+        }
+        try refused(["--units", "none"], "made for other sources, linking or output options")
+        try refused(["--only", "links"], "made for other sources, linking or output options")
+        try refused(["--campaign", "5b0f3c8e-6d2a-5f1e-9a7b-2c4d6e8f0a1b"], "give --campaign to both")
+        try refused(["--format", "gpkg"], "a GeoPackage is written by run --decisions")
+        // A tile's parts missing; then another plan's beside them.
+        let parts = decisions + "/" + TileParts.directoryName(tile: 1)
+        try FileManager.default.moveItem(atPath: parts, toPath: parts + ".away")
+        try refused([], "tile 1 has no parts")
+        let other = try tiledRun(sources + ["--max-distance", "39"], tiles: 3, in: dir.appendingPathComponent("other"))
+        try FileManager.default.copyItem(atPath: other + "/" + TileParts.directoryName(tile: 1), toPath: parts)
+        try refused([], "is not tile 1's part under the plan")
+        try FileManager.default.removeItem(atPath: parts)
+        try FileManager.default.moveItem(atPath: parts + ".away", toPath: parts)
+        let r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", out, "--parts", decisions])
+        XCTAssertEqual(r.status, 0, r.stderr)
+
+        // Two tiles that both claim the whole plane: their rows would be written twice.
+        let twice = try tiledRun(sources, tiles: 2, in: dir.appendingPathComponent("twice")) { plan in
+            for t in plan.tiles.indices { plan.tiles[t].bounds = .everywhere }
+        }
+        let s = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("twice/out").path, "--parts", twice])
+        XCTAssertNotEqual(s.status, 0)
+        XCTAssertTrue(s.stderr.contains("addresses and") || s.stderr.contains("parts of tiles 0 and 1"), s.stderr)
+    }
+
+    /// A links-only run (the plan and the tiles told so) and a GeoParquet one from the same kind of parts.
+    func testLinksOnlyAndGeoParquetOutputsFromTheTilesParts() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let sources = ["--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses]
+        for (name, options) in [("links", ["--only", "links"]), ("parquet", ["--format", "parquet"])] {
+            let planned = name == "links" ? options : []
+            let decisions = try tiledRun(sources + planned, tiles: 4, in: dir.appendingPathComponent(name))
+            var r = try ProcessRunner.flyrLink(["run"] + sources + options + ["--out", dir.appendingPathComponent("\(name)/one").path])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            r = try ProcessRunner.flyrLink(["run"] + sources + options + ["--out", dir.appendingPathComponent("\(name)/merged").path,
+                                                                          "--parts", decisions])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let files = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("\(name)/one").path).sorted()
+            XCTAssertEqual(files, try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("\(name)/merged").path).sorted())
+            XCTAssertEqual(files.contains("addresses.geojson"), false)
+            for file in files {
+                let one = try Self.withoutTimings(file, Data(contentsOf: dir.appendingPathComponent("\(name)/one/\(file)")))
+                XCTAssertEqual(one, try Self.withoutTimings(file, Data(contentsOf: dir.appendingPathComponent("\(name)/merged/\(file)"))), "\(name)/\(file)")
+            }
+        }
+    }
+
     /// GeoParquet sources: each tile reads only the row groups (and rows) that meet its halo.
     func testATiledRunOfGeoParquetSourcesWritesOneRunsOutputs() throws {
         let dir = TestPaths.temporaryDirectory(self)

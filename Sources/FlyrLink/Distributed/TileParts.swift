@@ -20,6 +20,9 @@ public enum TileParts {
         case units = "units.geojson"
         case buildingFeatures = "features.geojson"
         case addressFeatures = "features-unlinked.geojson"
+        /// Not an output: in a links-only run, the house numbers of the tile's longest links, which
+        /// report.html's table shows (links.csv, which the merge draws the page from, has none).
+        case houseNumbers = "house-numbers"
 
         /// The output file the stream's rows go to.
         var file: String { self == .addressFeatures ? Stream.buildingFeatures.rawValue : rawValue }
@@ -58,6 +61,12 @@ public enum TileParts {
         let links = try rows(csv: whole(Stream.links.file), count: run.links.count, tile: tile)
         streams[.links] = records(links.indices.lazy.filter { scope.ownBuildings[run.links[$0].buildingIndex] }
             .map { (buildingID(run.links[$0].buildingIndex), links[$0]) })
+        if run.options.only == .links {
+            streams[.houseNumbers] = records(longestLinks(run, scope: scope).map { a in
+                let number = run.addresses[a].houseNumber
+                return (run.addresses[a].id, ArraySlice([number == nil ? 0 : 1] + Array((number ?? "").utf8)))
+            })
+        }
         if run.options.only == .all {
             try RunWriter.writeAddresses(run, to: whole(Stream.addresses.file))
             try FootprintOutputs.write(run, buildings: whole(Stream.buildings.file), units: whole(Stream.units.file),
@@ -106,6 +115,16 @@ public enum TileParts {
         guard rename(temporary, directory) == 0 else {
             throw OutputError("tile \(tile): cannot rename \(temporary) to \(directory): \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// The tile's own addresses among which the page's table of the longest links is (`ReportModel`:
+    /// proximity links, the longest first, as written, then by id): the table's rows are among the
+    /// tiles' first rows.
+    static func longestLinks(_ run: LinkRun, scope: TileScope) -> [Int] {
+        let own = run.addresses.indices.filter { scope.own[$0] && run.outcome(ofAddress: $0).method == .proximity }
+        let distance = { (a: Int) in run.outcome(ofAddress: a).distance }
+        return Array(own.sorted { distance($0) != distance($1) ? distance($0) > distance($1) : IDOrder.precedes(run.addresses[$0].id, run.addresses[$1].id) }
+            .prefix(ReportSettings.tableRows))
     }
 
     /// The tile's part of the report's counts (`RunSummary.count` over its own addresses and buildings).

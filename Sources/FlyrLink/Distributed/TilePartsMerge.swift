@@ -67,7 +67,8 @@ public enum TilePartsMerge {
         if options.writeHTML {
             observer?(.started(.report, detail: ReportFile.name))
             let t0 = Date()
-            try ReportFile.redraw(directory: dir.staging.path)
+            try ReportFile.redraw(directory: dir.staging.path,
+                                  houseNumbers: options.only == .links ? try houseNumbers(of: tiles, in: directory) : [:])
             observer?(.finished(.report, detail: ReportFile.name, seconds: Date().timeIntervalSince(t0), items: counts.addresses))
         }
         switch options.format {
@@ -77,6 +78,19 @@ public enum TilePartsMerge {
         }
         try dir.commit()
         return report
+    }
+
+    /// The house numbers of the tiles' longest links (`TileParts.longestLinks`), by address id.
+    static func houseNumbers(of tiles: [Int], in directory: String) throws -> [String: String?] {
+        var numbers: [String: String?] = [:]
+        for t in tiles {
+            let reader = try PartReader(partsPath(directory, t) + "/" + TileParts.Stream.houseNumbers.rawValue + ".part", tile: t)
+            while !reader.done {
+                numbers[String(decoding: reader.key, as: UTF8.self)] = reader.row.first == 1 ? String(decoding: reader.row.dropFirst(), as: UTF8.self) : nil
+                try reader.advance()
+            }
+        }
+        return numbers
     }
 
     static func partsPath(_ directory: String, _ tile: Int) -> String {

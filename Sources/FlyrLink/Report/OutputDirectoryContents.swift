@@ -20,7 +20,8 @@ struct OutputDirectoryContents: ReportSource {
     private var unitBuildings: [Int] = []
     private var unitFootprints: [Footprint] = []
 
-    init(directory: String) throws {
+    /// `houseNumbers`: by address id, those a links-only output lacks (see `ReportFile.redraw`).
+    init(directory: String, houseNumbers known: [String: String?] = [:]) throws {
         func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
         guard let json = FileManager.default.contents(atPath: path("report.json")) else {
             throw InputError("\(directory) is not a flyr-link output directory: no report.json")
@@ -43,7 +44,7 @@ struct OutputDirectoryContents: ReportSource {
         if hasGeometry {
             try readGeometry(path)
         } else {
-            try readLinks(path("links.csv"))
+            try readLinks(path("links.csv"), houseNumbers: known)
         }
     }
 
@@ -90,7 +91,7 @@ struct OutputDirectoryContents: ReportSource {
     }
 
     /// A links-only output: the linked addresses, in links.csv's order, and the buildings they name.
-    private mutating func readLinks(_ path: String) throws {
+    private mutating func readLinks(_ path: String, houseNumbers known: [String: String?]) throws {
         guard let data = FileManager.default.contents(atPath: path) else { throw InputError("cannot read \(path)") }
         let rows = CSVRows.parse(String(decoding: data, as: UTF8.self))
         guard let header = rows.first, let a = header.firstIndex(of: "address_id"), let b = header.firstIndex(of: "building_id"),
@@ -105,7 +106,7 @@ struct OutputDirectoryContents: ReportSource {
                 return buildingIDs.count - 1
             }()
             addressIDs.append(row[a])
-            houseNumbers.append(nil)
+            houseNumbers.append(known[row[a]] ?? nil)
             outcomes.append(AddressOutcome(building: building, method: MatchMethod(rawValue: row[m]),
                                            confidence: Double(row[c]) ?? 0, distance: Double(row[d]) ?? 0))
         }

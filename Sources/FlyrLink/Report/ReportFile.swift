@@ -18,11 +18,17 @@ public enum ReportFile {
     /// `truth`: a CSV of true links (`Reliability.readTruth`); the page then has a reliability curve.
     @discardableResult
     public static func redraw(directory: String, truth: String? = nil) throws -> String {
+        try redraw(directory: directory, truth: truth, houseNumbers: [:])
+    }
+
+    /// `houseNumbers`: those a links-only output lacks (by address id; a distributed run's merge
+    /// knows those its page shows).
+    static func redraw(directory: String, truth: String? = nil, houseNumbers: [String: String?]) throws -> String {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
             throw InputError("\(directory) is not a directory")
         }
-        let contents = try OutputDirectoryContents(directory: directory)
+        let contents = try OutputDirectoryContents(directory: directory, houseNumbers: houseNumbers)
         let reliability = try truth.map { Reliability(contents, truth: try Reliability.readTruth($0), truthFile: $0) }
         let target = (directory as NSString).appendingPathComponent(name)
         let temporary = (directory as NSString).appendingPathComponent(".\(name).tmp-\(getpid())")
