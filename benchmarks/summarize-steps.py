@@ -9,7 +9,7 @@ for line in open(sys.argv[1]):
     if len(f) >= 5 and f[0][0].isdigit():
         name = " ".join(f[4:6]) if f[4] == "tile" else f[4]
         steps[name].append((float(f[0]), float(f[1]) + float(f[2]), int(f[3]) // 1024))
-for name in ["plan", "tile measures", "tile sum", "tile link", "run"]:
+for name in ["plan", "tile measures", "tile sum", "tile link", "tile outputs", "run"]:
     t = steps.get(name, [])
     if t:
         w = [x[0] for x in t]

@@ -56,28 +56,41 @@ public enum TileParts {
         // The tile's whole run, written by the run's writers; its rows then picked out.
         let whole = { (name: String) in temporary + "/whole/" + name }
         try RunWriter.writeLinks(run, to: whole(Stream.links.file))
-        var streams: [Stream: [UInt8]] = [:]
+        // Each stream's records written as soon as they are made (the tile's files are read one at a time).
+        func emit(_ stream: Stream, _ records: [UInt8]) throws {
+            guard fm.createFile(atPath: temporary + "/" + stream.rawValue + ".part", contents: Data(records)) else {
+                throw OutputError("tile \(tile): cannot write \(temporary)/\(stream.rawValue).part")
+            }
+        }
         let buildingID = { (b: Int) in run.buildings[b].id }
-        let links = try rows(csv: whole(Stream.links.file), count: run.links.count, tile: tile)
-        streams[.links] = records(links.indices.lazy.filter { scope.ownBuildings[run.links[$0].buildingIndex] }
-            .map { (buildingID(run.links[$0].buildingIndex), links[$0]) })
+        do {
+            let links = try rows(csv: whole(Stream.links.file), count: run.links.count, tile: tile)
+            try emit(.links, records(links.indices.lazy.filter { scope.ownBuildings[run.links[$0].buildingIndex] }
+                .map { (buildingID(run.links[$0].buildingIndex), links[$0]) }))
+        }
         if run.options.only == .links {
-            streams[.houseNumbers] = records(longestLinks(run, scope: scope).map { a in
+            try emit(.houseNumbers, records(longestLinks(run, scope: scope).map { a in
                 let number = run.addresses[a].houseNumber
                 return (run.addresses[a].id, ArraySlice([number == nil ? 0 : 1] + Array((number ?? "").utf8)))
-            })
+            }))
         }
         if run.options.only == .all {
             try RunWriter.writeAddresses(run, to: whole(Stream.addresses.file))
             try FootprintOutputs.write(run, buildings: whole(Stream.buildings.file), units: whole(Stream.units.file),
                                        features: whole(Stream.buildingFeatures.file))
-            let addresses = try rows(geoJSON: whole(Stream.addresses.file), count: run.addresses.count, tile: tile)
-            streams[.addresses] = records(addresses.indices.lazy.filter { scope.own[$0] }.map { (run.addresses[$0].id, addresses[$0]) })
-            let buildings = try rows(geoJSON: whole(Stream.buildings.file), count: run.buildings.count, tile: tile)
-            streams[.buildings] = records(buildings.indices.lazy.filter { scope.ownBuildings[$0] }.map { (buildingID($0), buildings[$0]) })
-            let units = try rows(geoJSON: whole(Stream.units.file), count: run.units.count, tile: tile)
-            streams[.units] = records(units.indices.lazy.filter { scope.ownBuildings[run.units[$0].buildingIndex] }
-                .map { (buildingID(run.units[$0].buildingIndex), units[$0]) })
+            do {
+                let addresses = try rows(geoJSON: whole(Stream.addresses.file), count: run.addresses.count, tile: tile)
+                try emit(.addresses, records(addresses.indices.lazy.filter { scope.own[$0] }.map { (run.addresses[$0].id, addresses[$0]) }))
+            }
+            do {
+                let buildings = try rows(geoJSON: whole(Stream.buildings.file), count: run.buildings.count, tile: tile)
+                try emit(.buildings, records(buildings.indices.lazy.filter { scope.ownBuildings[$0] }.map { (buildingID($0), buildings[$0]) }))
+            }
+            do {
+                let units = try rows(geoJSON: whole(Stream.units.file), count: run.units.count, tile: tile)
+                try emit(.units, records(units.indices.lazy.filter { scope.ownBuildings[run.units[$0].buildingIndex] }
+                    .map { (buildingID(run.units[$0].buildingIndex), units[$0]) }))
+            }
             // features.geojson: each building's feature, or its slices' (in unit order), then the
             // unlinked addresses' points.
             var slices = [Int](repeating: 0, count: run.buildings.count)
@@ -92,14 +105,9 @@ public enum TileParts {
                     row += 1
                 }
             }
-            streams[.buildingFeatures] = records(owned)
-            streams[.addressFeatures] = records(unlinked.indices.lazy.filter { scope.own[unlinked[$0]] }
-                .map { (run.addresses[unlinked[$0]].id, features[featureCount + $0]) })
-        }
-        for (stream, bytes) in streams {
-            guard fm.createFile(atPath: temporary + "/" + stream.rawValue + ".part", contents: Data(bytes)) else {
-                throw OutputError("tile \(tile): cannot write \(temporary)/\(stream.rawValue).part")
-            }
+            try emit(.buildingFeatures, records(owned))
+            try emit(.addressFeatures, records(unlinked.indices.lazy.filter { scope.own[unlinked[$0]] }
+                .map { (run.addresses[unlinked[$0]].id, features[featureCount + $0]) }))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -203,8 +211,24 @@ public enum TileParts {
         return Array(rows.dropFirst())
     }
 
+    /// The file's bytes, read straight into the array (not through a Data of the same size).
     private static func contents(_ path: String, tile: Int) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw OutputError("tile \(tile): cannot read \(path)") }
-        return [UInt8](data)
+        let fd = open(path, O_RDONLY)
+        var info = stat()
+        guard fd >= 0, fstat(fd, &info) == 0 else {
+            if fd >= 0 { close(fd) }
+            throw OutputError("tile \(tile): cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: Int(info.st_size)) { buffer, count in
+            while count < buffer.count {
+                let n = read(fd, buffer.baseAddress! + count, buffer.count - count)
+                if n <= 0 { failed = n < 0; break }
+                count += n
+            }
+        }
+        guard !failed, bytes.count == Int(info.st_size) else { throw OutputError("tile \(tile): cannot read \(path)") }
+        return bytes
     }
 }

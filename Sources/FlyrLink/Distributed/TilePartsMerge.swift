@@ -43,6 +43,7 @@ public enum TilePartsMerge {
         let dir = try OutputDirectory(path: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputLocations,
                                       format: options.format)
         let tiles = plan.tiles.map(\.index)
+        try allowOpenFiles(tiles.count + 64)
         var header: [UInt8] = []
         CSVWriter.appendRow(RunWriter.linksHeader, to: &header)
         try merge([.links], of: tiles, in: directory, into: dir.path("links.csv"), header: header, separator: [], footer: [])
@@ -91,6 +92,18 @@ public enum TilePartsMerge {
             }
         }
         return numbers
+    }
+
+    /// A merge holds one file of every tile open at once: the soft limit on open files (often
+    /// 1,024) raised to `count` if the hard one allows.
+    static func allowOpenFiles(_ count: Int) throws {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(count) else { return }
+        guard limit.rlim_max >= rlim_t(count) else {
+            throw InputError("parts: \(count) files must be open at once, more than this process may open (\(limit.rlim_max)); raise ulimit -n, or use fewer tiles")
+        }
+        limit.rlim_cur = rlim_t(count)
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     static func partsPath(_ directory: String, _ tile: Int) -> String {

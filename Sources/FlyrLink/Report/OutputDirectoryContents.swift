@@ -93,23 +93,34 @@ struct OutputDirectoryContents: ReportSource {
     /// A links-only output: the linked addresses, in links.csv's order, and the buildings they name.
     private mutating func readLinks(_ path: String, houseNumbers known: [String: String?]) throws {
         guard let data = FileManager.default.contents(atPath: path) else { throw InputError("cannot read \(path)") }
-        let rows = CSVRows.parse(String(decoding: data, as: UTF8.self))
-        guard let header = rows.first, let a = header.firstIndex(of: "address_id"), let b = header.firstIndex(of: "building_id"),
-              let m = header.firstIndex(of: "match_method"), let c = header.firstIndex(of: "confidence"),
-              let d = header.firstIndex(of: "distance_m") else { throw InputError("\(path) is not a flyr-link links.csv") }
+        // Row by row, only the fields read decoded (a run's links.csv has millions of rows).
+        var columns: (a: Int, b: Int, m: Int, c: Int, d: Int)?
         var buildingIndex: [String: Int] = [:]
-        for row in rows.dropFirst() where row.count > max(a, b, m, c, d) {
-            let building = buildingIndex[row[b]] ?? {
-                buildingIndex[row[b]] = buildingIDs.count
-                buildingIDs.append(row[b])
-                buildingBoxes.append(.empty)
-                return buildingIDs.count - 1
-            }()
-            addressIDs.append(row[a])
-            houseNumbers.append(known[row[a]] ?? nil)
-            outcomes.append(AddressOutcome(building: building, method: MatchMethod(rawValue: row[m]),
-                                           confidence: Double(row[c]) ?? 0, distance: Double(row[d]) ?? 0))
+        try data.withUnsafeBytes { bytes in
+            try CSVRows.forEachRow(bytes) { row in
+                guard let (a, b, m, c, d) = columns else {
+                    let header = (0..<row.count).map { row[$0] }
+                    guard let a = header.firstIndex(of: "address_id"), let b = header.firstIndex(of: "building_id"),
+                          let m = header.firstIndex(of: "match_method"), let c = header.firstIndex(of: "confidence"),
+                          let d = header.firstIndex(of: "distance_m") else { throw InputError("\(path) is not a flyr-link links.csv") }
+                    columns = (a, b, m, c, d)
+                    return
+                }
+                guard row.count > max(a, b, m, c, d) else { return }
+                let buildingID = row[b], addressID = row[a]
+                let building = buildingIndex[buildingID] ?? {
+                    buildingIndex[buildingID] = buildingIDs.count
+                    buildingIDs.append(buildingID)
+                    buildingBoxes.append(.empty)
+                    return buildingIDs.count - 1
+                }()
+                addressIDs.append(addressID)
+                houseNumbers.append(known[addressID] ?? nil)
+                outcomes.append(AddressOutcome(building: building, method: MatchMethod(rawValue: row[m]),
+                                               confidence: Double(row[c]) ?? 0, distance: Double(row[d]) ?? 0))
+            }
         }
+        guard columns != nil else { throw InputError("\(path) is not a flyr-link links.csv") }
     }
 
     /// The GeoJSON file, or its gzipped copy (snapshot versions keep their layers as `.geojson.gz`).
