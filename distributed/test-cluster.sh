@@ -6,7 +6,9 @@
 #      timings aside), and the tiles' edges cut through townhouse rows and clusters of addresses;
 #   2. a tile whose task fails for good: one error naming the tile, nothing at --out, no work left;
 #   3. a plan whose sources changed: the tile refuses it;
-#   4. a worker killed (SIGKILL) in the middle of the job: the job finishes, with the same bytes.
+#   4. a worker killed (SIGKILL) in the middle of the job: the job finishes, with the same bytes;
+#   5. on the bundled sample: a GeoPackage (made on the driver from the decisions) is one run's
+#      bytes; a tile whose outputs pass fails for good ends the job with one error, nothing written.
 # Prints "distributed: N passed, F failed"; exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -103,6 +105,27 @@ killed_worker() {
   [ $ok -eq 0 ] && same_outputs "$work/survived"
 }
 check "a worker killed mid-job: the job finishes with the same bytes" killed_worker
+
+# 5. The bundled sample: a GeoPackage (written on the driver from the decisions, not merged from
+#    the tiles' parts) is one run's bytes; a tile whose outputs pass fails for good ends the job.
+helsinki=(--buildings data/helsinki/buildings.geojson --addresses data/helsinki/addresses.geojson)
+geopackage() {
+  "$flyr" run "${helsinki[@]}" --format gpkg --out "$work/one.gpkg" >/dev/null &&
+    spark --tiles 4 "${helsinki[@]}" --format gpkg --out "$work/dist.gpkg" >"$work/gpkg.log" 2>&1 &&
+    grep -q "decisions: 4 tiles; the outputs next" "$work/gpkg.log" && cmp -s "$work/one.gpkg" "$work/dist.gpkg"
+}
+check "a GeoPackage from the tiles' decisions: one run's bytes" geopackage
+cat >"$work/failing-outputs" <<EOF
+#!/bin/sh
+case " \$* " in *" tile outputs "*"--tile 2 "*) echo "flyr-link: tile 2: made to fail" >&2; exit 1 ;; esac
+exec "$flyr" "\$@"
+EOF
+chmod +x "$work/failing-outputs"
+failing_outputs() {
+  ! FLYR_LINK=$work/failing-outputs spark --tiles 4 "${helsinki[@]}" --out "$work/no-outputs" >"$work/no-outputs.log" 2>&1 &&
+    grep -q "^flyr-link-spark: tile 2 (outputs) failed" "$work/no-outputs.log" && [ ! -e "$work/no-outputs" ]
+}
+check "a tile's outputs pass failing for good: one error naming it, nothing written" failing_outputs
 
 echo "distributed: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
