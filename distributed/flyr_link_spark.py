@@ -150,12 +150,14 @@ def merged(out, run_args):
     or made on the driver from the decisions (a database, a GeoPackage: one writer)."""
     if DATABASE.match(out):
         return False
+    fmt = None
     for i, a in enumerate(run_args):
         if a == "--format" and i + 1 < len(run_args):
-            return run_args[i + 1] != "gpkg"
-        if a.startswith("--format="):
-            return a.split("=", 1)[1] != "gpkg"
-    return True
+            fmt = run_args[i + 1]
+        elif a.startswith("--format="):
+            fmt = a.split("=", 1)[1]
+    # (flyr-link takes an --out ending in .gpkg without --format for a GeoPackage.)
+    return (fmt or ("gpkg" if out.lower().endswith(".gpkg") else "dir")) != "gpkg"
 
 
 def run_tiles(sc, count, task):

@@ -23,6 +23,12 @@ struct TileOptions: ParsableArguments {
     @Option(help: "Worker threads (default: the machine's cores). Outputs do not depend on it.")
     var threads: Int?
 
+    /// The plan's directory (absolute: a plan named without one is in the current directory), where
+    /// the tiles' decisions and parts are.
+    var planDirectory: String {
+        (URL(fileURLWithPath: plan).standardizedFileURL.path as NSString).deletingLastPathComponent
+    }
+
     func validate() throws {
         if tile < 0 { throw ValidationError("--tile must be ≥ 0") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
@@ -44,7 +50,7 @@ struct TileOptions: ParsableArguments {
         if pass == .outputs {
             // The outputs pass writes what the run writes, with the plan's campaign (its links' ids).
             options.campaignID = plan.campaignID
-            options.decisionsDirectory = (self.plan as NSString).deletingLastPathComponent
+            options.decisionsDirectory = planDirectory
         } else {
             options.only = .links
         }

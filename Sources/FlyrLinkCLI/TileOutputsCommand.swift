@@ -15,8 +15,7 @@ struct TileOutputsCommand: ParsableCommand {
     func run() throws {
         do {
             let (options, plan) = try tile.options(.outputs, measures: nil)
-            let directory = (tile.plan as NSString).deletingLastPathComponent
-            try LinkPipeline(options: options).writeTileParts(plan: plan, to: directory + "/" + TileParts.directoryName(tile: tile.tile))
+            try LinkPipeline(options: options).writeTileParts(plan: plan, to: tile.planDirectory + "/" + TileParts.directoryName(tile: tile.tile))
         } catch {
             CLIError.exit(with: error)
         }

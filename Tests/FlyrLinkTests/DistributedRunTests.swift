@@ -31,6 +31,32 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertEqual(tiles.filter { $0.contains(Point2(x: 1e7, y: -1e7)) }.count, 1)
     }
 
+    /// A box left with no points but several tiles (beside a stack of points on one spot, or more
+    /// tiles than points) is cut inside itself: the tiles stay disjoint (a review found a stack
+    /// 50 m from the frame's centre in three tiles), and a plan with tiles that read nothing is
+    /// written and read back.
+    func testTilesStayDisjointWithStacksAndMoreTilesThanPoints() throws {
+        let stack = Array(repeating: Point2(x: -50, y: 10), count: 100) + [Point2(x: 300, y: 40), Point2(x: -400, y: -20)]
+        for (points, count) in [(stack, 200), (Array(stack.suffix(3)), 8), ([Point2(x: 5, y: 5)], 4), ([], 3)] {
+            let tiles = TileCutter.cut(points, into: count).map(\.bounds)
+            XCTAssertEqual(tiles.count, count)
+            // Probes: the points, and a grid around them.
+            let probes = points + (-60...60).flatMap { i in (-60...60).map { j in Point2(x: Double(i) * 10, y: Double(j) * 10) } }
+            for p in probes { XCTAssertEqual(tiles.filter { $0.contains(p) }.count, 1, "\(p) with \(points.count) points in \(count) tiles") }
+        }
+        let dir = TestPaths.temporaryDirectory(self)
+        let plan = dir.appendingPathComponent("plan.json").path
+        let r = try ProcessRunner.flyrLink(["plan", "--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses,
+                                            "--tiles", "3000", "--out", plan])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        var read = try TilePlan.read(plan)
+        XCTAssertEqual(read.tiles.count, 3000)
+        // A tile outside the data's extent reads nothing: its empty box (infinite sides) is written too.
+        read.tiles[0].linkReadBox = .empty
+        try read.write(to: plan)
+        XCTAssertEqual(try TilePlan.read(plan).tiles[0], read.tiles[0])
+    }
+
     func testRunMeasuresFromPartsAreTheWholeRunsToTheByte() throws {
         var rng = SystemRandomNumberGenerator()
         let contributions = (0..<3000).map { _ in
@@ -204,7 +230,17 @@ final class DistributedRunTests: XCTestCase {
         try refused([], "is not tile 1's part under the plan")
         try FileManager.default.removeItem(atPath: parts)
         try FileManager.default.moveItem(atPath: parts + ".away", toPath: parts)
-        let r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", out, "--parts", decisions])
+        // Another plan's rejects beside it (plan.json holds its rejects' SHA-256).
+        let rejects = TilePlan.rejectsPath(plan: decisions + "/plan.json")
+        let kept = try Data(contentsOf: URL(fileURLWithPath: rejects))
+        try Data("layer,source_row,id,reason\naddresses,1,x,stale\n".utf8).write(to: URL(fileURLWithPath: rejects))
+        try refused([], "is not the plan's rejects")
+        try kept.write(to: URL(fileURLWithPath: rejects))
+        // A plan named without its directory (the tile's parts go beside it, not to /).
+        try FileManager.default.removeItem(atPath: parts)
+        var r = try ProcessRunner.flyrLink(["tile", "outputs", "--plan", "plan.json", "--tile", "1"], cwd: decisions)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", out, "--parts", decisions])
         XCTAssertEqual(r.status, 0, r.stderr)
 
         // Two tiles that both claim the whole plane: their rows would be written twice.

@@ -20,15 +20,28 @@ enum TileCutter {
         let sorted = members.sorted { (coordinate($0), $0) < (coordinate($1), $1) }
         let lowerTiles = count / 2
         let k = sorted.count * lowerTiles / count
-        // The cut: at the k-th point's coordinate (points on it go up); with no points, the middle
-        // of the bounds or 0.
+        // The cut: at the k-th point's coordinate (points on it go up); with no points (a box cut
+        // off beside a stack of points on one spot, or more tiles than points), inside the bounds,
+        // so that the tiles stay disjoint.
         let at: Double
-        if k < sorted.count { at = coordinate(sorted[k]) } else if let last = sorted.last { at = coordinate(last).nextUp } else { at = 0 }
+        if k < sorted.count { at = coordinate(sorted[k]) } else { at = inside(bounds, alongX: alongX) }
         var lower = bounds, upper = bounds
         if alongX { lower.maxX = at; upper.minX = at } else { lower.maxY = at; upper.minY = at }
         let split = sorted.partitioningIndex { coordinate($0) >= at }
         cut(Array(sorted[..<split]), points, bounds: lower, into: lowerTiles, appending: &tiles)
         cut(Array(sorted[split...]), points, bounds: upper, into: count - lowerTiles, appending: &tiles)
+    }
+}
+
+extension TileCutter {
+    /// A coordinate within the bounds along one axis: their middle, or 1 m inside their one finite side, or 0.
+    static func inside(_ bounds: TileBounds, alongX: Bool) -> Double {
+        switch alongX ? (bounds.minX, bounds.maxX) : (bounds.minY, bounds.maxY) {
+        case let (low?, high?): (low + high) / 2
+        case let (low?, nil): low + 1
+        case let (nil, high?): high - 1
+        case (nil, nil): 0
+        }
     }
 }
 

@@ -47,7 +47,8 @@ public enum TileParts {
     /// at all (a temporary sibling renamed into place: a task killed half-way leaves nothing).
     static func write(_ run: LinkRun, scope: TileScope, accessory: [Bool], tile: Int, plan: String, to directory: String) throws {
         let fm = FileManager.default
-        let temporary = directory + ".tmp-\(getpid())"
+        // (Unique: two attempts of one tile on two hosts may share a pid.)
+        let temporary = directory + ".tmp-\(UUID().uuidString)"
         try? fm.removeItem(atPath: temporary)
         defer { try? fm.removeItem(atPath: temporary) }
         do { try fm.createDirectory(atPath: temporary + "/whole", withIntermediateDirectories: true) } catch {
@@ -131,7 +132,8 @@ public enum TileParts {
     static func longestLinks(_ run: LinkRun, scope: TileScope) -> [Int] {
         let own = run.addresses.indices.filter { scope.own[$0] && run.outcome(ofAddress: $0).method == .proximity }
         let distance = { (a: Int) in run.outcome(ofAddress: a).distance }
-        return Array(own.sorted { distance($0) != distance($1) ? distance($0) > distance($1) : IDOrder.precedes(run.addresses[$0].id, run.addresses[$1].id) }
+        // (Ties as ReportModel breaks them: by id as Swift compares strings, then by index.)
+        return Array(own.sorted { distance($0) != distance($1) ? distance($0) > distance($1) : (run.addresses[$0].id, $0) < (run.addresses[$1].id, $1) }
             .prefix(ReportSettings.tableRows))
     }
 

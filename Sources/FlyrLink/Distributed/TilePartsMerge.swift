@@ -12,8 +12,9 @@ public enum TilePartsMerge {
     public static func write(_ options: RunOptions, parts directory: String, observer: PipelineObserver? = nil) throws -> RunReport {
         let started = Date()
         let (plan, digest) = try TilePlan.readWithDigest(directory + "/" + TileDecisions.planName)
-        guard options.linksLike(plan.options), options.units == plan.options.units, options.only == plan.options.only else {
-            throw InputError("parts: the plan in \(directory) was made for other sources, linking or output options than this run's (--units, --only go to the plan too)")
+        guard options.linksLike(plan.options), options.units == plan.options.units, options.only == plan.options.only,
+              options.allowEmpty == plan.options.allowEmpty else {
+            throw InputError("parts: the plan in \(directory) was made for other sources, linking or output options than this run's (--units, --only, --allow-empty go to the plan too)")
         }
         guard options.resolvedCampaignID == plan.campaignID else {
             throw InputError("parts: the plan in \(directory) is of campaign \(plan.campaignID), this run's is \(options.resolvedCampaignID) (give --campaign to both)")
@@ -47,7 +48,7 @@ public enum TilePartsMerge {
         var header: [UInt8] = []
         CSVWriter.appendRow(RunWriter.linksHeader, to: &header)
         try merge([.links], of: tiles, in: directory, into: dir.path("links.csv"), header: header, separator: [], footer: [])
-        try copyRejects(TilePlan.rejectsPath(plan: directory + "/" + TileDecisions.planName), plan.sources.rejects, to: dir.path("rejects.csv"))
+        try copyRejects(TilePlan.rejectsPath(plan: directory + "/" + TileDecisions.planName), sha256: plan.sources.rejectsSHA256, to: dir.path("rejects.csv"))
         if options.only == .all {
             for streams in [[TileParts.Stream.addresses], [.buildings], [.units], [.buildingFeatures, .addressFeatures]] {
                 try merge(streams, of: tiles, in: directory, into: dir.path(streams[0].file), header: TileParts.geoJSONHeader,
@@ -58,6 +59,10 @@ public enum TilePartsMerge {
         var report = RunReport(campaignID: plan.campaignID, metricFrame: plan.frame.projString, options: pipeline.optionSummary(),
                                run: .init(threads: options.threads, secondsByStage: [:], secondsTotal: 0))
         report.inputs = plan.sources.inputs
+        // (Named as this run names them, as one run's report does.)
+        for (layer, spec) in [("buildings", options.buildings), ("addresses", options.addresses)] {
+            report.inputs[layer]?.source = PostgresTarget.redacted(spec.description)
+        }
         report.territory = plan.sources.territory
         report.counts = counts
         report.confidenceHistogram = zip(RunSummary.bands, bands).map { RunReport.Band(band: $0.0.0, links: $0.1) }
@@ -118,9 +123,10 @@ public enum TilePartsMerge {
         c.accessoryBuildings += part.accessoryBuildings; c.townhomeRows += part.townhomeRows; c.units += part.units
     }
 
-    /// The plan's rejects, copied (the plan wrote them as rejects.csv's bytes).
-    static func copyRejects(_ path: String, _ count: Int, to target: String) throws {
+    /// The plan's rejects, copied (the plan wrote them as rejects.csv's bytes, and their SHA-256).
+    static func copyRejects(_ path: String, sha256: String, to target: String) throws {
         guard let data = FileManager.default.contents(atPath: path) else { throw InputError("parts: the plan's rejects (\(path)) cannot be read") }
+        guard SHA256.hash([UInt8](data)) == sha256 else { throw InputError("parts: \(path) is not the plan's rejects; make the plan again") }
         guard FileManager.default.createFile(atPath: target, contents: data) else { throw OutputError("cannot write \(target)") }
     }
 
@@ -182,7 +188,8 @@ final class PartReader {
         while buffer.count - at < n, !ended {
             if at > 0 { buffer.removeFirst(at); at = 0 }
             let more: Data?
-            do { more = try handle.read(upToCount: max(1 << 20, n)) } catch { throw InputError("parts: cannot read \(path): \(error.localizedDescription)") }
+            // (64 KiB at a time: a merge holds a block of every tile.)
+            do { more = try handle.read(upToCount: max(1 << 16, n)) } catch { throw InputError("parts: cannot read \(path): \(error.localizedDescription)") }
             if let more, !more.isEmpty { buffer += more } else { ended = true }
         }
         return buffer.count - at >= n

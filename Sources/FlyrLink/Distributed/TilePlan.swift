@@ -37,10 +37,16 @@ public struct TilePlan: Sendable, Codable {
         /// The counts the tiles do not make: rejects, what lies outside the territory, repairs.
         public var counts: RunReport.Counts
         public var rejects: Int
+        /// The SHA-256 of the rejects' file (`rejectsPath`): the merge takes only this plan's.
+        public var rejectsSHA256 = ""
         /// The warnings before those of the links, and after (`RunWarnings`).
         public var warningsBeforeLinks: [RunWarning]
         public var warningsAfterLinks: [RunWarning]
     }
+
+    /// The empty box (a tile with nothing to read) has infinite sides, which JSON has no numbers for.
+    static let nonFinite = (encoding: JSONEncoder.NonConformingFloatEncodingStrategy.convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"),
+                            decoding: JSONDecoder.NonConformingFloatDecodingStrategy.convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"))
 
     /// The plan's rejects (rejects.csv's bytes), beside it.
     public static func rejectsPath(plan: String) -> String {
@@ -95,7 +101,9 @@ public struct TilePlan: Sendable, Codable {
 
     private static func decode(_ data: Data, _ path: String) throws(InputError) -> TilePlan {
         let plan: TilePlan
-        do { plan = try JSONDecoder().decode(TilePlan.self, from: data) } catch {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = nonFinite.decoding
+        do { plan = try decoder.decode(TilePlan.self, from: data) } catch {
             throw InputError("plan: \(path) is not a flyr-link plan (\(error))")
         }
         guard plan.format == format, plan.version == version else {
@@ -109,20 +117,24 @@ public struct TilePlan: Sendable, Codable {
     public func write(to path: String, rejects: [Reject]) throws {
         let rejectsPath = Self.rejectsPath(plan: path)
         let temporary = rejectsPath + ".tmp-\(getpid())"
+        var plan = self
         do {
             try RunWriter.writeRejects(rejects, to: temporary)
+            guard let bytes = FileManager.default.contents(atPath: temporary) else { throw OutputError("plan: cannot read back \(temporary)") }
+            plan.sources.rejectsSHA256 = SHA256.hash([UInt8](bytes))
             guard rename(temporary, rejectsPath) == 0 else { throw OutputError("plan: cannot write \(rejectsPath): \(String(cString: strerror(errno)))") }
         } catch {
             try? FileManager.default.removeItem(atPath: temporary)
             throw error
         }
-        try write(to: path)
+        try plan.write(to: path)
     }
 
     /// Written whole or not at all (a temporary sibling, renamed).
     public func write(to path: String) throws(OutputError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.nonConformingFloatEncodingStrategy = Self.nonFinite.encoding
         do { try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
             throw OutputError("plan: cannot write \(path): \(error.localizedDescription)")
         }

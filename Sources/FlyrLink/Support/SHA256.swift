@@ -63,7 +63,9 @@ struct SHA256: ~Copyable {
     /// seconds to hash.
     static func fingerprint(_ path: String) -> String? {
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
-        let key = "\(path)|\((attrs?[.size] as? Int) ?? -1)|\((attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        // (By the canonical path: one file named two ways is hashed once.)
+        let canonical = SourceSpec(location: path).resolved.location
+        let key = "\(canonical)|\((attrs?[.size] as? Int) ?? -1)|\((attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         return FingerprintMemo.shared.digest(key) { hashFile(path) }
     }
 
