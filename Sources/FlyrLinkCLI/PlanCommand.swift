@@ -6,7 +6,7 @@ import Foundation
 struct PlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
-        abstract: "Cut a run into tiles of nearly equal address counts, for a distributed run (flyr-link tile, then run --decisions).",
+        abstract: "Cut a run into tiles of nearly equal address counts, for a distributed run (flyr-link tile, then run --parts or run --decisions).",
         discussion: "Takes the sources and linking options of `flyr-link run`; writes the plan (JSON): the run's options, its metric frame, the inputs' fingerprints, and each tile's box and halos."
     )
 

@@ -6,8 +6,8 @@ import Foundation
 struct TileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tile",
-        abstract: "One tile of a distributed run: its part of the run's measures, or its addresses' decisions.",
-        discussion: "A distributed run: flyr-link plan --out DIR/plan.json; for every tile, tile measures; tile sum --plan; for every tile, tile link --out DIR/tile-K.decisions; for every tile, tile outputs; then flyr-link run --parts DIR merges the tiles' parts into the outputs (or flyr-link run --decisions DIR makes them on one machine) (docs/distributed.md).",
+        abstract: "One tile of a distributed run: its part of the run's measures, its addresses' decisions, or its part of the outputs.",
+        discussion: "A distributed run: flyr-link plan --out DIR/plan.json; for every tile, tile measures; tile sum --plan; for every tile, tile link --out DIR/tile-NNNNNN.decisions (K in six digits); for every tile, tile outputs; then flyr-link run --parts DIR merges the tiles' parts into the outputs (or flyr-link run --decisions DIR makes them on one machine) (docs/distributed.md).",
         subcommands: [TileMeasuresCommand.self, TileSumCommand.self, TileLinkCommand.self, TileOutputsCommand.self]
     )
 }

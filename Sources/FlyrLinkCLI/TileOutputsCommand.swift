@@ -7,7 +7,7 @@ struct TileOutputsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "outputs",
         abstract: "Write a tile's part of the outputs (the rows of its own addresses and buildings), from the tiles' decisions beside the plan.",
-        discussion: "Reads the decisions of the tiles around it from the plan's directory (tile-K.decisions, written by tile link) and writes DIR/\(TileParts.directoryName(tile: 0)) and the others, which flyr-link run --parts DIR merges."
+        discussion: "Reads the decisions of the tiles around it from the plan's directory (tile-NNNNNN.decisions, written by tile link) and writes DIR/\(TileParts.directoryName(tile: 0)) and the others, which flyr-link run --parts DIR merges."
     )
 
     @OptionGroup var tile: TileOptions

@@ -219,6 +219,12 @@ final class DistributedRunTests: XCTestCase {
         }
         try refused(["--units", "none"], "made for other sources, linking or output options")
         try refused(["--only", "links"], "made for other sources, linking or output options")
+        try refused(["--allow-empty"], "made for other sources, linking or output options")
+        // The same file named another way: the report would name it as the plan does.
+        let relative = ["--buildings", "./" + TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses]
+        let r0 = try ProcessRunner.flyrLink(["run"] + relative + ["--out", out, "--parts", decisions], cwd: "/")
+        XCTAssertNotEqual(r0.status, 0)
+        XCTAssertTrue(r0.stderr.contains("give the sources as the plan was given them"), r0.stderr)
         try refused(["--campaign", "5b0f3c8e-6d2a-5f1e-9a7b-2c4d6e8f0a1b"], "give --campaign to both")
         try refused(["--format", "gpkg"], "a GeoPackage is written by run --decisions")
         // A tile's parts missing; then another plan's beside them.

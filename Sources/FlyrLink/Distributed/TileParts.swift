@@ -49,7 +49,6 @@ public enum TileParts {
         let fm = FileManager.default
         // (Unique: two attempts of one tile on two hosts may share a pid.)
         let temporary = directory + ".tmp-\(UUID().uuidString)"
-        try? fm.removeItem(atPath: temporary)
         defer { try? fm.removeItem(atPath: temporary) }
         do { try fm.createDirectory(atPath: temporary + "/whole", withIntermediateDirectories: true) } catch {
             throw OutputError("tile \(tile): cannot write \(temporary): \(error.localizedDescription)")

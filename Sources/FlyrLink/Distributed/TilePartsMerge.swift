@@ -5,7 +5,7 @@ import Foundation
 /// run's writers frame them; rejects.csv and the sources' part of report.json from the plan, the
 /// counts summed from the tiles'; report.html drawn from the files (as `flyr-link report` redraws
 /// it); the other formats converted from those files as a run converts them. Reads no source, and
-/// holds one buffered record per tile, not the rows.
+/// holds a 64 KiB block of each tile, not the rows.
 public enum TilePartsMerge {
     /// Writes the outputs `options` asks for from the parts in `directory` (beside its plan.json);
     /// returns the report written.
@@ -22,8 +22,16 @@ public enum TilePartsMerge {
         guard PostgresTarget.conninfo(from: options.outputDirectory) == nil, options.format != .gpkg else {
             throw InputError("parts: a distributed run's parts are merged into files (a directory, --format fgb or parquet); a database or a GeoPackage is written by run --decisions")
         }
-        // The tiles checked the sources' sizes and times; the plan holds their SHA-256.
+        // The tiles checked the sources' sizes and times; the plan holds their SHA-256. The report
+        // names the sources as the plan was given them (and read what they named): this run must
+        // name them so too.
         try plan.checkInputs(hashing: false)
+        let named = [("buildings", options.buildings), ("addresses", options.addresses)]
+            .map { (plan.sources.inputs[$0.0]?.source, PostgresTarget.redacted($0.1.description)) }
+            + [(plan.sources.territory, options.territory?.description)]
+        for (planned, given) in named where planned != given {
+            throw InputError("parts: the plan in \(directory) names a source \(planned ?? "(none)"), this run \(given ?? "(none)"); give the sources as the plan was given them")
+        }
         var counts = plan.sources.counts
         var bands = [Int](repeating: 0, count: RunSummary.bands.count)
         for m in MatchMethod.allCases { counts.byMethod[m.rawValue] = 0 }
@@ -59,10 +67,6 @@ public enum TilePartsMerge {
         var report = RunReport(campaignID: plan.campaignID, metricFrame: plan.frame.projString, options: pipeline.optionSummary(),
                                run: .init(threads: options.threads, secondsByStage: [:], secondsTotal: 0))
         report.inputs = plan.sources.inputs
-        // (Named as this run names them, as one run's report does.)
-        for (layer, spec) in [("buildings", options.buildings), ("addresses", options.addresses)] {
-            report.inputs[layer]?.source = PostgresTarget.redacted(spec.description)
-        }
         report.territory = plan.sources.territory
         report.counts = counts
         report.confidenceHistogram = zip(RunSummary.bands, bands).map { RunReport.Band(band: $0.0.0, links: $0.1) }

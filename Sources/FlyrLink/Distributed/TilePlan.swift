@@ -5,7 +5,7 @@ import Foundation
 /// alone; the finishing run (`flyr-link run --decisions`) checks that the plan is its own.
 public struct TilePlan: Sendable, Codable {
     public static let format = "flyr-link-plan"
-    public static let version = 3
+    public static let version = 4
 
     public var format = TilePlan.format
     public var version = TilePlan.version

@@ -91,12 +91,7 @@ extension LinkPipeline {
         let model = try linkModel().get()
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
-        // Only what the tile reads (a GeoParquet source pruned to its row groups), in the plan's
-        // frame (the whole run's: this read's extent is the tile's).
-        var inputs = try readAndIngest(clock, pool, within: task.prunedReads ? task.readBox : nil)
-        var layers = frameStage(&inputs, frame: task.frame, clock, pool)
-        let scope = layers.tileScope!
-        var indexed = indexStage(&layers, clock, pool)
+        var (layers, scope, indexed) = try tileScene(task, clock, pool)
         return try stage(.match, clock, items: { _ in scope.own.count }) { () throws -> (TileOutput, String) in
             var houseKeys: HouseKeys?
             let (evidence, _) = linkEvidence(&indexed.scene, index: &indexed.index, accessory: indexed.accessory, houseKeys: &houseKeys,
@@ -126,10 +121,7 @@ extension LinkPipeline {
         guard PostgresTarget.conninfo(from: options.outputDirectory) == nil else { throw InputError("tile: the outputs pass writes files") }
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
-        var inputs = try readAndIngest(clock, pool, within: task.prunedReads ? task.readBox : nil)
-        var layers = frameStage(&inputs, frame: task.frame, clock, pool)
-        let scope = layers.tileScope!
-        var indexed = indexStage(&layers, clock, pool)
+        var (layers, scope, indexed) = try tileScene(task, clock, pool)
         var matched = try matchStage(&indexed, &layers, clock, pool)
         let units = splitStage(&matched, &layers, frame: task.frame, clock, pool)
         let run = assembled(&matched, &layers, rejects: [], units: units, frame: task.frame, pool: pool)
@@ -137,6 +129,18 @@ extension LinkPipeline {
             try TileParts.write(run, scope: scope, accessory: indexed.accessory, tile: task.tile.index, plan: plan, to: directory)
             return ((), "tile \(task.tile.index): parts")
         }
+    }
+
+    /// What a tile's pass reads: the sources as a run reads them, only where they meet the tile's
+    /// read box (GeoParquet's row groups, an indexed FlatGeobuf file's features) when the plan
+    /// allows, in the plan's frame (the whole run's: this read's extent is the tile's), cut to the
+    /// tile's scope and indexed.
+    func tileScene(_ task: TileTask, _ clock: Clock, _ pool: WorkerPool) throws -> (FramedLayers, TileScope, IndexedScene) {
+        var inputs = try readAndIngest(clock, pool, within: task.prunedReads ? task.readBox : nil)
+        var layers = frameStage(&inputs, frame: task.frame, clock, pool)
+        let scope = layers.tileScope!
+        let indexed = indexStage(&layers, clock, pool)
+        return (layers, scope, indexed)
     }
 
     static func frame(_ territory: Territory?, _ boxes: (addresses: BBox, buildings: BBox)) -> LocalMetricFrame {
