@@ -9,7 +9,8 @@ import Foundation
 /// The rows are one run's because the tile's run is one run's around them: it reads the link
 /// halo (a building it owns lies within D/2 of the tile, its addresses within r of it, and the
 /// buildings its accessory test reads within its radius), takes every address's decision from the
-/// tiles that made them, and writes with the run's own writers; only then are its rows picked out.
+/// tiles that made them, and writes its rows with the run's own writers (`LinkRun.writtenRows`:
+/// a writer skips the others' rows, and formats its own as for one run).
 public enum TileParts {
     /// The parts' streams: each is the rows of one output (features.geojson is two: the
     /// buildings' features, then the unlinked addresses' points), in the run's order by its key.
@@ -53,21 +54,27 @@ public enum TileParts {
         do { try fm.createDirectory(atPath: temporary + "/whole", withIntermediateDirectories: true) } catch {
             throw OutputError("tile \(tile): cannot write \(temporary): \(error.localizedDescription)")
         }
-        // The tile's whole run, written by the run's writers; its rows then picked out.
+        // The tile's rows, written by the run's writers (told to write only those), then each given its key.
+        var run = run
+        run.writtenRows = (scope.own, scope.ownBuildings)
         let whole = { (name: String) in temporary + "/whole/" + name }
-        try RunWriter.writeLinks(run, to: whole(Stream.links.file))
         // Each stream's records written as soon as they are made (the tile's files are read one at a time).
         func emit(_ stream: Stream, _ records: [UInt8]) throws {
             guard fm.createFile(atPath: temporary + "/" + stream.rawValue + ".part", contents: Data(records)) else {
                 throw OutputError("tile \(tile): cannot write \(temporary)/\(stream.rawValue).part")
             }
         }
-        let buildingID = { (b: Int) in run.buildings[b].id }
-        do {
-            let links = try rows(csv: whole(Stream.links.file), count: run.links.count, tile: tile)
-            try emit(.links, records(links.indices.lazy.filter { scope.ownBuildings[run.links[$0].buildingIndex] }
-                .map { (buildingID(run.links[$0].buildingIndex), links[$0]) }))
+        /// The rows of `file`, keyed in order by `keys` (one key a row).
+        func keyed(_ file: Stream, geoJSON: Bool, _ keys: [String]) throws -> [UInt8] {
+            let rows = geoJSON ? try Self.rows(geoJSON: whole(file.file), count: keys.count, tile: tile)
+                : try Self.rows(csv: whole(file.file), count: keys.count, tile: tile)
+            return records(zip(keys, rows).lazy.map { ($0.0, $0.1) })
         }
+        let ownAddresses = run.addresses.indices.filter { scope.own[$0] }
+        let ownBuildings = run.buildings.indices.filter { scope.ownBuildings[$0] }
+        let buildingID = { (b: Int) in run.buildings[b].id }
+        try RunWriter.writeLinks(run, to: whole(Stream.links.file))
+        try emit(.links, keyed(.links, geoJSON: false, ownBuildings.flatMap { b in run.linksOfBuilding(b).map { _ in buildingID(b) } }))
         if run.options.only == .links {
             try emit(.houseNumbers, records(longestLinks(run, scope: scope).map { a in
                 let number = run.addresses[a].houseNumber
@@ -78,36 +85,18 @@ public enum TileParts {
             try RunWriter.writeAddresses(run, to: whole(Stream.addresses.file))
             try FootprintOutputs.write(run, buildings: whole(Stream.buildings.file), units: whole(Stream.units.file),
                                        features: whole(Stream.buildingFeatures.file))
-            do {
-                let addresses = try rows(geoJSON: whole(Stream.addresses.file), count: run.addresses.count, tile: tile)
-                try emit(.addresses, records(addresses.indices.lazy.filter { scope.own[$0] }.map { (run.addresses[$0].id, addresses[$0]) }))
-            }
-            do {
-                let buildings = try rows(geoJSON: whole(Stream.buildings.file), count: run.buildings.count, tile: tile)
-                try emit(.buildings, records(buildings.indices.lazy.filter { scope.ownBuildings[$0] }.map { (buildingID($0), buildings[$0]) }))
-            }
-            do {
-                let units = try rows(geoJSON: whole(Stream.units.file), count: run.units.count, tile: tile)
-                try emit(.units, records(units.indices.lazy.filter { scope.ownBuildings[run.units[$0].buildingIndex] }
-                    .map { (buildingID(run.units[$0].buildingIndex), units[$0]) }))
-            }
-            // features.geojson: each building's feature, or its slices' (in unit order), then the
-            // unlinked addresses' points.
+            try emit(.addresses, keyed(.addresses, geoJSON: true, ownAddresses.map { run.addresses[$0].id }))
+            try emit(.buildings, keyed(.buildings, geoJSON: true, ownBuildings.map(buildingID)))
             var slices = [Int](repeating: 0, count: run.buildings.count)
             for u in run.units { slices[u.buildingIndex] += 1 }
-            let unlinked = run.addresses.indices.filter { run.linkOfAddress[$0] == nil }
-            let featureCount = slices.reduce(0) { $0 + max(1, $1) }
-            let features = try rows(geoJSON: whole(Stream.buildingFeatures.file), count: featureCount + unlinked.count, tile: tile)
-            var owned: [(String, ArraySlice<UInt8>)] = [], row = 0
-            for b in run.buildings.indices {
-                for _ in 0..<max(1, slices[b]) {
-                    if scope.ownBuildings[b] { owned.append((buildingID(b), features[row])) }
-                    row += 1
-                }
-            }
-            try emit(.buildingFeatures, records(owned))
-            try emit(.addressFeatures, records(unlinked.indices.lazy.filter { scope.own[unlinked[$0]] }
-                .map { (run.addresses[unlinked[$0]].id, features[featureCount + $0]) }))
+            try emit(.units, keyed(.units, geoJSON: true, ownBuildings.flatMap { b in repeatElement(buildingID(b), count: slices[b]) }))
+            // features.geojson: each building's feature, or its slices' (in unit order), then the
+            // unlinked addresses' points.
+            let buildingFeatures = ownBuildings.flatMap { b in repeatElement(buildingID(b), count: max(1, slices[b])) }
+            let unlinked = ownAddresses.filter { run.linkOfAddress[$0] == nil }.map { run.addresses[$0].id }
+            let features = try rows(geoJSON: whole(Stream.buildingFeatures.file), count: buildingFeatures.count + unlinked.count, tile: tile)
+            try emit(.buildingFeatures, records(zip(buildingFeatures, features).lazy.map { ($0.0, $0.1) }))
+            try emit(.addressFeatures, records(zip(unlinked, features.dropFirst(buildingFeatures.count)).lazy.map { ($0.0, $0.1) }))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -48,7 +48,7 @@ enum FeaturesWriter {
     /// The unlinked addresses' points, after the footprints' features.
     static func appendUnlinkedAddresses(_ run: LinkRun, to out: GeoJSONWriter) {
         out.features(run.addresses.count, pool: WorkerPool(threads: run.options.threads)) { i, emit in
-            guard run.linkOfAddress[i] == nil else { return }
+            guard run.linkOfAddress[i] == nil, run.writes(address: i) else { return }
             let a = run.addresses[i]
             let id = a.id
             emit(id, run.location(ofAddress: i).map(OutputGeometry.point)) { p in

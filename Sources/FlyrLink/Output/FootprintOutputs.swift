@@ -15,6 +15,7 @@ enum FootprintOutputs {
         let unitsInPass = zip(run.units, run.units.dropFirst()).allSatisfy { $0.buildingIndex <= $1.buildingIndex }
         let (buildingsFile, unitsFile, featuresFile) = (0, 1, 2)
         GeoJSONWriter.features(run.buildings.count, into: [buildingsOut, unitsOut, featuresOut], pool: pool) { b, rows in
+            guard run.writes(building: b) else { return }
             let building = run.buildings[b]
             let id = building.id  // (made once from where it is packed, written up to five times)
             let slices = slicesOf[b]
@@ -47,6 +48,7 @@ enum FootprintOutputs {
         }
         if !unitsInPass {
             unitsOut.features(run.units.count, pool: pool) { u, emit in
+                guard run.writes(building: run.units[u].buildingIndex) else { return }
                 emit(run.units[u].id, .footprint(run.units[u].footprint)) { unitProperties(u, of: run, &$0) }
             }
         }

@@ -62,6 +62,7 @@ public enum RunWriter {
             run.withLinkIDs { appendLinkID in
                 csv.formattedRows(run.links.count, pool: WorkerPool(threads: run.options.threads)) { i, b in
                     let l = run.links[i]
+                    guard run.writes(building: l.buildingIndex) else { return }
                     let comma = UInt8(ascii: ",")
                     run.buildings[l.buildingIndex].withIDUTF8 { building in
                         run.addresses[l.addressIndex].withIDUTF8 { address in
@@ -110,6 +111,7 @@ public enum RunWriter {
     private static func writeAddresses(_ run: LinkRun, to out: GeoJSONWriter, pool: WorkerPool,
                                        keys: UnsafeBufferPointer<UInt8>, keyEnds: UnsafeBufferPointer<Int>) {
         out.features(run.addresses.count, pool: pool) { i, emit in
+            guard run.writes(address: i) else { return }
             let a = run.addresses[i]
             let link = run.linkOfAddress[i].map { run.links[$0] }
             emit(a.id, run.location(ofAddress: i).map(OutputGeometry.point)) { p in

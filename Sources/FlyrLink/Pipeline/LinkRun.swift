@@ -24,6 +24,15 @@ public struct LinkRun: Sendable {
     public var units: [UnitSlice]
     public var rejects: [Reject]
     public var report: RunReport
+    /// The rows the writers write: all (nil), or those of these addresses and buildings (a tile
+    /// of a distributed run writes its own; `TileParts`).
+    var writtenRows: (addresses: [Bool], buildings: [Bool])? = nil
+
+    /// Whether the writers write address `a`'s rows (addresses.geojson, its unlinked point).
+    func writes(address a: Int) -> Bool { writtenRows?.addresses[a] ?? true }
+
+    /// Whether the writers write building `b`'s rows (its links, its features and units).
+    func writes(building b: Int) -> Bool { writtenRows?.buildings[b] ?? true }
 
     /// Address `a`'s point in EPSG:4326 (nil in a run that writes no geometry).
     public func location(ofAddress a: Int) -> Point2? {
