@@ -51,13 +51,13 @@ public enum TileParts {
         // (Unique: two attempts of one tile on two hosts may share a pid.)
         let temporary = directory + ".tmp-\(UUID().uuidString)"
         defer { try? fm.removeItem(atPath: temporary) }
-        do { try fm.createDirectory(atPath: temporary + "/whole", withIntermediateDirectories: true) } catch {
+        do { try fm.createDirectory(atPath: temporary + "/written", withIntermediateDirectories: true) } catch {
             throw OutputError("tile \(tile): cannot write \(temporary): \(error.localizedDescription)")
         }
         // The tile's rows, written by the run's writers (told to write only those), then each given its key.
         var run = run
         run.writtenRows = (scope.own, scope.ownBuildings)
-        let whole = { (name: String) in temporary + "/whole/" + name }
+        let written = { (name: String) in temporary + "/written/" + name }
         // Each stream's records written as soon as they are made (the tile's files are read one at a time).
         func emit(_ stream: Stream, _ records: [UInt8]) throws {
             guard fm.createFile(atPath: temporary + "/" + stream.rawValue + ".part", contents: Data(records)) else {
@@ -66,14 +66,14 @@ public enum TileParts {
         }
         /// The rows of `file`, keyed in order by `keys` (one key a row).
         func keyed(_ file: Stream, geoJSON: Bool, _ keys: [String]) throws -> [UInt8] {
-            let rows = geoJSON ? try Self.rows(geoJSON: whole(file.file), count: keys.count, tile: tile)
-                : try Self.rows(csv: whole(file.file), count: keys.count, tile: tile)
+            let rows = geoJSON ? try Self.rows(geoJSON: written(file.file), count: keys.count, tile: tile)
+                : try Self.rows(csv: written(file.file), count: keys.count, tile: tile)
             return records(zip(keys, rows).lazy.map { ($0.0, $0.1) })
         }
         let ownAddresses = run.addresses.indices.filter { scope.own[$0] }
         let ownBuildings = run.buildings.indices.filter { scope.ownBuildings[$0] }
         let buildingID = { (b: Int) in run.buildings[b].id }
-        try RunWriter.writeLinks(run, to: whole(Stream.links.file))
+        try RunWriter.writeLinks(run, to: written(Stream.links.file))
         try emit(.links, keyed(.links, geoJSON: false, ownBuildings.flatMap { b in run.linksOfBuilding(b).map { _ in buildingID(b) } }))
         if run.options.only == .links {
             try emit(.houseNumbers, records(longestLinks(run, scope: scope).map { a in
@@ -82,19 +82,20 @@ public enum TileParts {
             }))
         }
         if run.options.only == .all {
-            try RunWriter.writeAddresses(run, to: whole(Stream.addresses.file))
-            try FootprintOutputs.write(run, buildings: whole(Stream.buildings.file), units: whole(Stream.units.file),
-                                       features: whole(Stream.buildingFeatures.file))
+            try RunWriter.writeAddresses(run, to: written(Stream.addresses.file))
+            try FootprintOutputs.write(run, buildings: written(Stream.buildings.file), units: written(Stream.units.file),
+                                       features: written(Stream.buildingFeatures.file))
             try emit(.addresses, keyed(.addresses, geoJSON: true, ownAddresses.map { run.addresses[$0].id }))
             try emit(.buildings, keyed(.buildings, geoJSON: true, ownBuildings.map(buildingID)))
             var slices = [Int](repeating: 0, count: run.buildings.count)
             for u in run.units { slices[u.buildingIndex] += 1 }
-            try emit(.units, keyed(.units, geoJSON: true, ownBuildings.flatMap { b in repeatElement(buildingID(b), count: slices[b]) }))
+            // (units.geojson in the units' order, whichever it is: see FootprintOutputs.)
+            try emit(.units, keyed(.units, geoJSON: true, run.units.filter { scope.ownBuildings[$0.buildingIndex] }.map { buildingID($0.buildingIndex) }))
             // features.geojson: each building's feature, or its slices' (in unit order), then the
             // unlinked addresses' points.
             let buildingFeatures = ownBuildings.flatMap { b in repeatElement(buildingID(b), count: max(1, slices[b])) }
             let unlinked = ownAddresses.filter { run.linkOfAddress[$0] == nil }.map { run.addresses[$0].id }
-            let features = try rows(geoJSON: whole(Stream.buildingFeatures.file), count: buildingFeatures.count + unlinked.count, tile: tile)
+            let features = try rows(geoJSON: written(Stream.buildingFeatures.file), count: buildingFeatures.count + unlinked.count, tile: tile)
             try emit(.buildingFeatures, records(zip(buildingFeatures, features).lazy.map { ($0.0, $0.1) }))
             try emit(.addressFeatures, records(zip(unlinked, features.dropFirst(buildingFeatures.count)).lazy.map { ($0.0, $0.1) }))
         }
@@ -103,7 +104,7 @@ public enum TileParts {
         let (counts, bands) = Self.counts(run, scope: scope, accessory: accessory)
         do {
             try encoder.encode(Counts(plan: plan, tile: tile, counts: counts, bands: bands)).write(to: URL(fileURLWithPath: temporary + "/" + countsName))
-            try fm.removeItem(atPath: temporary + "/whole")
+            try fm.removeItem(atPath: temporary + "/written")
         } catch {
             throw OutputError("tile \(tile): cannot write \(temporary): \(error.localizedDescription)")
         }
@@ -197,7 +198,8 @@ public enum TileParts {
                 start = i + 1
             }
         }
-        guard start == bytes.count, rows.count == count + 1 else { throw OutputError("tile \(tile): \(path) has \(rows.count) rows, not \(count + 1)") }
+        guard start == bytes.count else { throw OutputError("tile \(tile): \(path) does not end with a whole row") }
+        guard rows.count == count + 1 else { throw OutputError("tile \(tile): \(path) has \(rows.count) rows, not \(count + 1)") }
         return Array(rows.dropFirst())
     }
 
