@@ -8,8 +8,8 @@ The steps (docs/distributed.md):
   5. every tile's part of the outputs, one Spark task a tile (`flyr-link tile outputs`): the rows
      of its own addresses and buildings, made by the run's own code from the decisions around it;
   6. their merge, on the driver (`flyr-link run --parts`): the same files, byte for byte, as one
-     `flyr-link run` with the same options. (A database or a GeoPackage is written on the driver
-     from the decisions instead: `flyr-link run --decisions`.)
+     `flyr-link run` with the same options. (A database is written on the driver from the
+     decisions instead: `flyr-link run --decisions`.)
 The executors run the flyr-link binary the driver ships them (SparkContext.addFile). A task writes
 its file whole or not at all, so a task that fails or is killed is simply run again by Spark; the
 work directory goes once the run has ended, whichever way it ended.
@@ -145,19 +145,10 @@ def tile_task(binary_name, pass_name, plan, out_of, measures=None):
     return run
 
 
-def merged(out, run_args):
-    """Whether the outputs are the tiles' parts merged (files: a directory, FlatGeobuf, GeoParquet),
-    or made on the driver from the decisions (a database, a GeoPackage: one writer)."""
-    if DATABASE.match(out):
-        return False
-    fmt = None
-    for i, a in enumerate(run_args):
-        if a == "--format" and i + 1 < len(run_args):
-            fmt = run_args[i + 1]
-        elif a.startswith("--format="):
-            fmt = a.split("=", 1)[1]
-    # (flyr-link takes an --out ending in .gpkg without --format for a GeoPackage.)
-    return (fmt or ("gpkg" if out.lower().endswith(".gpkg") else "dir")) != "gpkg"
+def merged(out):
+    """Whether the outputs are the tiles' parts merged (files: a directory, FlatGeobuf, GeoParquet,
+    a GeoPackage), or made on the driver from the decisions (a database: one writer)."""
+    return DATABASE.match(out) is None
 
 
 def run_tiles(sc, count, task):
@@ -204,7 +195,7 @@ def main(argv):
         measures = os.path.join(work, "measures.json")
         flyr_link(binary, "tile", "sum", "--plan", plan, *[os.path.join(parts, f"{t}.json") for t in range(count)], "--out", measures)
         run_tiles(sc, count, tile_task(os.path.basename(binary), "link", plan, lambda t: os.path.join(decisions, f"tile-{t:06d}.decisions"), measures))
-        if merged(out, run_args):
+        if merged(out):
             run_tiles(sc, count, tile_task(os.path.basename(binary), "outputs", plan, None))
             say(f"outputs: {count} tiles; merging them")
             step = ["--parts", decisions]

@@ -7,8 +7,8 @@
 #   2. a tile whose task fails for good: one error naming the tile, nothing at --out, no work left;
 #   3. a plan whose sources changed: the tile refuses it;
 #   4. a worker killed (SIGKILL) in the middle of the job: the job finishes, with the same bytes;
-#   5. on the bundled sample: a GeoPackage (made on the driver from the decisions) is one run's
-#      bytes; a tile whose outputs pass fails for good ends the job with one error, nothing written.
+#   5. on the bundled sample: a GeoPackage (merged from the tiles' parts) is one run's bytes; a
+#      tile whose outputs pass fails for good ends the job with one error, nothing written.
 # Prints "distributed: N passed, F failed"; exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -106,15 +106,15 @@ killed_worker() {
 }
 check "a worker killed mid-job: the job finishes with the same bytes" killed_worker
 
-# 5. The bundled sample: a GeoPackage (written on the driver from the decisions, not merged from
-#    the tiles' parts) is one run's bytes; a tile whose outputs pass fails for good ends the job.
+# 5. The bundled sample: a GeoPackage (made from the merged parts, its --out naming it) is one
+#    run's bytes; a tile whose outputs pass fails for good ends the job.
 helsinki=(--buildings data/helsinki/buildings.geojson --addresses data/helsinki/addresses.geojson)
 geopackage() {
   "$flyr" run "${helsinki[@]}" --format gpkg --out "$work/one.gpkg" >/dev/null &&
-    spark --tiles 4 "${helsinki[@]}" --format gpkg --out "$work/dist.gpkg" >"$work/gpkg.log" 2>&1 &&
-    grep -q "decisions: 4 tiles; the outputs next" "$work/gpkg.log" && cmp -s "$work/one.gpkg" "$work/dist.gpkg"
+    spark --tiles 4 "${helsinki[@]}" --out "$work/dist.gpkg" >"$work/gpkg.log" 2>&1 &&
+    grep -q "outputs: 4 tiles; merging them" "$work/gpkg.log" && cmp -s "$work/one.gpkg" "$work/dist.gpkg"
 }
-check "a GeoPackage from the tiles' decisions: one run's bytes" geopackage
+check "a GeoPackage from the tiles' parts: one run's bytes" geopackage
 cat >"$work/failing-outputs" <<EOF
 #!/bin/sh
 case " \$* " in *" tile outputs "*"--tile 2 "*) echo "flyr-link: tile 2: made to fail" >&2; exit 1 ;; esac

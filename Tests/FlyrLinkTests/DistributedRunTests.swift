@@ -204,8 +204,8 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: refused))
     }
 
-    /// The merge takes only the parts of every tile of its plan, made with its options; a
-    /// GeoPackage or a database is written by run --decisions. Nothing is written when it refuses.
+    /// The merge takes only the parts of every tile of its plan, made with its options; a database
+    /// is written by run --decisions. Nothing is written when it refuses.
     func testAMergeRefusesWhatIsNotEveryTilesPartsOfItsPlan() throws {
         let dir = TestPaths.temporaryDirectory(self)
         let sources = ["--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses]
@@ -226,7 +226,7 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertNotEqual(r0.status, 0)
         XCTAssertTrue(r0.stderr.contains("give the sources as the plan was given them"), r0.stderr)
         try refused(["--campaign", "5b0f3c8e-6d2a-5f1e-9a7b-2c4d6e8f0a1b"], "give --campaign to both")
-        try refused(["--format", "gpkg"], "a GeoPackage is written by run --decisions")
+        try refused(["--out", "postgresql://nobody@127.0.0.1:1/none"], "a database is written by run --decisions")
         // A tile's parts missing; then another plan's beside them.
         let parts = decisions + "/" + TileParts.directoryName(tile: 1)
         try FileManager.default.moveItem(atPath: parts, toPath: parts + ".away")
@@ -258,8 +258,9 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertTrue(s.stderr.contains("addresses and") || s.stderr.contains("parts of tiles 0 and 1"), s.stderr)
     }
 
-    /// A links-only run (the plan and the tiles told so) and a GeoParquet one from the same kind of parts.
-    func testLinksOnlyAndGeoParquetOutputsFromTheTilesParts() throws {
+    /// A links-only run (the plan and the tiles told so), a GeoParquet one and a GeoPackage from
+    /// the same kind of parts.
+    func testLinksOnlyGeoParquetAndGeoPackageOutputsFromTheTilesParts() throws {
         let dir = TestPaths.temporaryDirectory(self)
         let sources = ["--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses]
         for (name, options) in [("links", ["--only", "links"]), ("parquet", ["--format", "parquet"])] {
@@ -278,6 +279,13 @@ final class DistributedRunTests: XCTestCase {
                 XCTAssertEqual(one, try Self.withoutTimings(file, Data(contentsOf: dir.appendingPathComponent("\(name)/merged/\(file)"))), "\(name)/\(file)")
             }
         }
+        // A GeoPackage (one file, its report without the timings): the parts of the GeoParquet run's plan.
+        let decisions = dir.appendingPathComponent("parquet/decisions").path
+        for (name, step) in [("one.gpkg", [String]()), ("merged.gpkg", ["--parts", decisions])] {
+            let r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent(name).path] + step)
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent("one.gpkg")), try Data(contentsOf: dir.appendingPathComponent("merged.gpkg")))
     }
 
     /// GeoParquet sources: each tile reads only the row groups (and rows) that meet its halo.

@@ -4,7 +4,8 @@ import Foundation
 /// file's rows merged from every tile's, in the run's order (by id, bytewise), framed as the
 /// run's writers frame them; rejects.csv and the sources' part of report.json from the plan, the
 /// counts summed from the tiles'; report.html drawn from the files (as `flyr-link report` redraws
-/// it); the other formats converted from those files as a run converts them. Reads no source, and
+/// it); the other formats (FlatGeobuf, GeoParquet, a GeoPackage) made from those files as a run
+/// makes them. Reads no source, and
 /// holds a 64 KiB block of each tile, not the rows.
 public enum TilePartsMerge {
     /// Writes the outputs `options` asks for from the parts in `directory` (beside its plan.json);
@@ -19,8 +20,8 @@ public enum TilePartsMerge {
         guard options.resolvedCampaignID == plan.campaignID else {
             throw InputError("parts: the plan in \(directory) is of campaign \(plan.campaignID), this run's is \(options.resolvedCampaignID) (give --campaign to both)")
         }
-        guard PostgresTarget.conninfo(from: options.outputDirectory) == nil, options.format != .gpkg else {
-            throw InputError("parts: a distributed run's parts are merged into files (a directory, --format fgb or parquet); a database or a GeoPackage is written by run --decisions")
+        guard PostgresTarget.conninfo(from: options.outputDirectory) == nil else {
+            throw InputError("parts: a distributed run's parts are merged into files; a database is written by run --decisions")
         }
         // The tiles checked the sources' sizes and times; the plan holds their SHA-256. The report
         // names the sources as the plan was given them (and read what they named): this run must
@@ -74,7 +75,8 @@ public enum TilePartsMerge {
         report.run.secondsByStage = [PipelineStage.write.rawValue: Date().timeIntervalSince(started)]
         report.run.secondsTotal = Date().timeIntervalSince(started)
         try RunWriter.writeReport(report, to: dir.path("report.json"))
-        if options.writeHTML {
+        // (A GeoPackage is one file, without the page, as a run writes it.)
+        if options.writeHTML, options.format != .gpkg {
             observer?(.started(.report, detail: ReportFile.name))
             let t0 = Date()
             try ReportFile.redraw(directory: dir.staging.path,
@@ -84,9 +86,10 @@ public enum TilePartsMerge {
         switch options.format {
         case .fgb: if options.only == .all { try FlatGeobufOutput.convert(dir, threads: options.threads) }
         case .parquet: if options.only == .all { try GeoParquetOutput.convert(dir, threads: options.threads) }
-        case .dir, .gpkg: break
+        case .gpkg: try GeoPackageOutput.write(only: options.only, staged: dir, to: dir.path(RunWriter.geoPackageName))
+        case .dir: break
         }
-        try dir.commit()
+        if options.format == .gpkg { try dir.commitFile(RunWriter.geoPackageName) } else { try dir.commit() }
         return report
     }
 

@@ -11,15 +11,16 @@ enum GeoPackageOutput {
     /// gpkg_contents.last_change, otherwise the time of writing: the same run gives the same bytes.
     static let fixedDate = "1970-01-01T00:00:00.000Z"
 
-    /// Writes the GeoPackage at `path` from the files staged in `staged` (RunWriter's directory files).
-    static func write(_ run: LinkRun, staged: OutputDirectory, to path: String) throws {
+    /// Writes the GeoPackage at `path` from the files staged in `staged` (RunWriter's directory
+    /// files, or a distributed run's merged ones); `only`: the run's `--only`.
+    static func write(only: RunOptions.OutputSelection, staged: OutputDirectory, to path: String) throws {
         try GDALEnvironment.ready()
         let previous = gdal.CPLGetThreadLocalConfigOption("OGR_CURRENT_DATE", nil).map { String(cString: $0) }
         gdal.CPLSetThreadLocalConfigOption("OGR_CURRENT_DATE", fixedDate)
         defer { gdal.CPLSetThreadLocalConfigOption("OGR_CURRENT_DATE", previous) }
 
         let gpkg = try OGROutputDataset(driver: "GPKG", path: path)
-        if run.options.only == .all {
+        if only == .all {
             for layer in OutputLayer.geometryLayers {
                 try gpkg.write(layer, from: staged.path(layer.staged), options: ["SPATIAL_INDEX=YES"], transactions: true)
             }

@@ -37,7 +37,7 @@ public enum RunWriter {
         case .dir: break
         case .fgb: if all { try FlatGeobufOutput.convert(dir, threads: run.options.threads) }
         case .parquet: if all { try GeoParquetOutput.convert(dir, threads: run.options.threads) }
-        case .gpkg: try GeoPackageOutput.write(run, staged: dir, to: dir.path(geoPackageName))
+        case .gpkg: try GeoPackageOutput.write(only: run.options.only, staged: dir, to: dir.path(geoPackageName))
         }
         TestPause.point("staged")
         if format == .gpkg { try dir.commitFile(geoPackageName) } else { try dir.commit() }
