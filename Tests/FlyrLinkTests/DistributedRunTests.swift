@@ -326,6 +326,49 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("made for another plan"), r.stderr)
     }
 
+    /// A partitioned dataset in a local directory (Overture's layout: parts under hive-style
+    /// directories, a marker file beside them) is one layer, its parts in path order and its rows
+    /// numbered through them, as an S3 prefix: city2k's buildings cut in two files give what the
+    /// whole file gives, in one run and in tiles; the plan fingerprints each part, and a part added
+    /// since refuses the tiles.
+    func testATiledRunOfALocalPartitionedDatasetWritesOneRunsOutputs() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let dataset = dir.appendingPathComponent("buildings"), theme = dataset.appendingPathComponent("theme=buildings")
+        try FileManager.default.createDirectory(at: theme, withIntermediateDirectories: true)
+        for part in ["part-1.snappy.parquet", "part-0.snappy.parquet"] {
+            try FileManager.default.copyItem(atPath: TestPaths.fixture("city2k-parts/\(part)"), toPath: theme.appendingPathComponent(part).path)
+        }
+        FileManager.default.createFile(atPath: dataset.appendingPathComponent("_SUCCESS").path, contents: Data())
+        // (One campaign: by default it is named after the sources.)
+        let addresses = ["--addresses", TestPaths.fixture("city2k/addresses.zstd.parquet"), "--parquet-reader", "flyr",
+                         "--campaign", "0b7f3c1e-5d2a-4e8b-9c6f-2a1d3e4f5a6b"]
+        let sources = ["--buildings", dataset.path] + addresses
+        let decisions = try tiledRun(sources, tiles: 4, in: dir)
+        try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
+        let whole = dir.appendingPathComponent("whole")
+        var r = try ProcessRunner.flyrLink(["run", "--buildings", TestPaths.fixture("city2k/buildings.snappy.parquet")] + addresses + ["--out", whole.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for file in RunWriter.files where !file.hasPrefix("report.") {
+            XCTAssertEqual(try Data(contentsOf: whole.appendingPathComponent(file)), try Data(contentsOf: dir.appendingPathComponent("one/\(file)")), file)
+        }
+        XCTAssertGreaterThan(try OutputFiles.csv(whole.appendingPathComponent("links.csv").path).count, 1000)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("one/report.json"))) as? [String: Any])
+        let inputs = try XCTUnwrap(report["inputs"] as? [String: Any]), buildings = try XCTUnwrap(inputs["buildings"] as? [String: Any])
+        XCTAssertEqual((buildings["parquet"] as? [String: Any])?["row_groups_total"] as? Int, 4)
+        XCTAssertEqual(buildings["accepted"] as? Int, 2000)
+
+        let plan = try TilePlan.read(decisions + "/plan.json")
+        XCTAssertEqual(plan.inputs.map { ($0.path as NSString).lastPathComponent }.filter { $0.hasPrefix("part-") }.sorted(),
+                       ["part-0.snappy.parquet", "part-1.snappy.parquet"])
+        try FileManager.default.copyItem(atPath: TestPaths.fixture("city2k-parts/part-1.snappy.parquet"),
+                                         toPath: theme.appendingPathComponent("part-2.snappy.parquet").path)
+        let part = dir.appendingPathComponent("added.json").path
+        r = try ProcessRunner.flyrLink(["tile", "measures", "--plan", decisions + "/plan.json", "--tile", "0", "--out", part])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("part-2.snappy.parquet is a part of a source the plan was made without"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: part))
+    }
+
     /// Tile edges put on purpose through the middle of a townhouse row (the East Venice Blvd rows
     /// of la_dev): the row's doors are decided by two tiles, and its slices are still one run's.
     func testATileEdgeThroughATownhouseRow() throws {

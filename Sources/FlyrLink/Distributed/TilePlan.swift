@@ -140,10 +140,11 @@ public struct TilePlan: Sendable, Codable {
         }
     }
 
-    /// The inputs' sizes, times and SHA-256 (files only: a database or a URL is not fingerprinted).
+    /// The inputs' sizes, times and SHA-256 (files only: a database or a URL is not fingerprinted;
+    /// a local directory read as a partitioned dataset, by each of its parts).
     static func fingerprints(_ options: RunOptions, hashing: Bool = true) -> [InputFile] {
-        ([options.buildings, options.addresses] + (options.territory.map { [$0] } ?? [])).compactMap { spec in
-            let path = spec.location
+        let specs = [options.buildings, options.addresses] + (options.territory.map { [$0] } ?? [])
+        return specs.flatMap { LocalSource.parquetParts($0.location) ?? [$0.location] }.compactMap { path in
             guard let attrs = try? FileManager.default.attributesOfItem(atPath: path),
                   (attrs[.type] as? FileAttributeType) == .typeRegular, let size = attrs[.size] as? Int,
                   let modified = (attrs[.modificationDate] as? Date)?.timeIntervalSince1970 else { return nil }
@@ -164,6 +165,10 @@ public struct TilePlan: Sendable, Codable {
                 : found.modified != file.modified ? "its modification time (a copy must keep it, e.g. cp -p, rsync -t)"
                 : hashing && found.sha256 != file.sha256 ? "its SHA-256" : nil
             if let differs { throw InputError("plan: \(file.path) is not the file the plan was made from: \(differs) differs; make the plan again") }
+        }
+        // (A part added to a directory the plan read: its rows are not in the plan.)
+        if let added = now.first(where: { file in !inputs.contains { $0.path == file.path } }) {
+            throw InputError("plan: \(added.path) is a part of a source the plan was made without; make the plan again")
         }
     }
 }

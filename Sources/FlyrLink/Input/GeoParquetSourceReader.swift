@@ -8,20 +8,25 @@ enum GeoParquetSourceReader {
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, lonLatBox: BBox?,
                      sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
         let remote = RemoteLocation(spec.location)
-        if remote == nil, let why = LocalSource.problem(spec.location) ?? (LocalSource.kind(spec.location) == .directory ? "is a directory, not a file" : nil) {
+        if remote == nil, let why = LocalSource.problem(spec.location) {
             throw InputError("\(role.rawValue): cannot open \(spec.location): \(why)")
         }
-        // The files to read: the one named, or every .parquet object under an S3 prefix.
-        let parts: [RemoteLocation?]
+        // The files to read: the one named, or every .parquet object under an S3 prefix or file
+        // under a local directory (a partitioned dataset).
+        let parts: [Part]
         if case let .s3(bucket, key)? = remote, remote?.isPrefix == true {
             do {
-                parts = try S3ObjectList.parquetKeys(bucket: bucket, prefix: key, try S3Configuration()).map { .s3(bucket: bucket, key: $0) }
+                parts = try S3ObjectList.parquetKeys(bucket: bucket, prefix: key, try S3Configuration()).map { .remote(.s3(bucket: bucket, key: $0)) }
             } catch {
                 throw InputError("\(role.rawValue): \(spec.description): \(error)")
             }
             guard !parts.isEmpty else { throw InputError("\(role.rawValue): \(spec.description): no .parquet object under this prefix") }
+        } else if let remote {
+            parts = [.remote(remote)]
+        } else if let local = LocalSource.parquetParts(spec.location), !local.isEmpty {
+            parts = local.map { .local($0) }
         } else {
-            parts = [remote]
+            parts = [.local(spec.location)]
         }
         var (file, http) = try open(parts[0], spec: spec, role: role)
         let geometryName = spec.layer ?? file.primaryGeometryColumn
@@ -102,7 +107,7 @@ enum GeoParquetSourceReader {
     static let openAhead = 8
 
     /// `open` for the parts in `range`, on as many threads; results by part index.
-    private static func openConcurrently(_ parts: [RemoteLocation?], _ range: Range<Int>, spec: SourceSpec,
+    private static func openConcurrently(_ parts: [Part], _ range: Range<Int>, spec: SourceSpec,
                                          role: LayerRole) -> [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] {
         let results = OpenedParts()
         DispatchQueue.concurrentPerform(iterations: range.count) { i in
@@ -124,17 +129,27 @@ enum GeoParquetSourceReader {
         var all: [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] { lock.withLock { results } }
     }
 
-    /// Opens a local file (`remote` nil) or a remote object: for the latter, only the footer is
-    /// fetched here, with range requests.
-    private static func open(_ remote: RemoteLocation?, spec: SourceSpec, role: LayerRole) throws(InputError) -> (GeoParquetFile, HTTPRangeSource?) {
+    /// One file of a source: a local file, or a remote object.
+    enum Part {
+        case local(String)
+        case remote(RemoteLocation)
+    }
+
+    /// Opens a local file or a remote object: for the latter, only the footer is fetched here, with
+    /// range requests.
+    private static func open(_ part: Part, spec: SourceSpec, role: LayerRole) throws(InputError) -> (GeoParquetFile, HTTPRangeSource?) {
         // A part of a prefix is named by its own key; a single source as the user wrote it.
         let name: String
-        switch remote {
-        case let .s3(bucket, key)? where RemoteLocation(spec.location) != remote: name = "s3://\(bucket)/\(key)"
+        switch part {
+        case let .remote(.s3(bucket, key)) where RemoteLocation(spec.location) != .s3(bucket: bucket, key: key): name = "s3://\(bucket)/\(key)"
         default: name = spec.description
         }
         do {
-            guard let remote else { return (try GeoParquetFile(path: spec.location), nil) }
+            let remote: RemoteLocation
+            switch part {
+            case .local(let path): return (try GeoParquetFile(path: path), nil)
+            case .remote(let r): remote = r
+            }
             let http: HTTPRangeSource
             do { http = try HTTPRangeSource(remote) } catch { throw InputError("\(role.rawValue): \(name): \(error)") }
             return (try GeoParquetFile(source: http, name: name), http)

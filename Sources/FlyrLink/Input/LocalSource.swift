@@ -19,6 +19,21 @@ enum LocalSource {
 
     static func isRegularFile(_ path: String) -> Bool { kind(path) == .regular }
 
+    /// The parts of a partitioned GeoParquet dataset in a local directory (Overture's layout,
+    /// downloaded or on a shared file system): every file under it, at any depth, whose name ends
+    /// in `.parquet`, in the order of their paths below it (bytewise, as S3 lists the same keys
+    /// under a prefix); nil when `path` is not a directory.
+    static func parquetParts(_ path: String) -> [String]? {
+        guard kind(path) == .directory, let walk = FileManager.default.enumerator(atPath: path) else { return nil }
+        var parts: [String] = []
+        while let relative = walk.nextObject() as? String {
+            let full = (path as NSString).appendingPathComponent(relative)
+            if relative.hasSuffix(".parquet"), kind(full) == .regular { parts.append(relative) }
+        }
+        return parts.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            .map { (path as NSString).appendingPathComponent($0) }
+    }
+
     /// Why `path` cannot be read as a source before anything opens it; nil when it may be
     /// (a regular file, a directory GDAL may read, a missing path or a non-file location).
     static func problem(_ path: String) -> String? {

@@ -17,8 +17,9 @@ enum SourceReader {
                     throw InputError("\(role.rawValue): --parquet-reader gdal, but this GDAL has no Parquet driver")
                 }
             case .auto:
-                // A remote file always to the project's reader: it fetches only what the territory needs.
-                if RemoteLocation.isRemote(spec.location) || !GDALEnvironment.hasDriver("Parquet") {
+                // A remote file always to the project's reader: it fetches only what the territory
+                // needs; a local directory too: it reads the parts as one layer, as an S3 prefix.
+                if RemoteLocation.isRemote(spec.location) || LocalSource.kind(spec.location) == .directory || !GDALEnvironment.hasDriver("Parquet") {
                     return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink)
                 }
             }

@@ -47,6 +47,7 @@ public struct SourceSpec: Sendable, Hashable, Codable {
 
     var isGeoParquet: Bool {
         if RemoteLocation(location)?.isPrefix == true { return true }   // a partitioned dataset on S3
+        if LocalSource.parquetParts(location)?.isEmpty == false { return true }   // ... or in a local directory
         let lower = (RemoteLocation(location)?.pathForExtension ?? location).lowercased()
         return lower.hasSuffix(".parquet") || lower.hasSuffix(".geoparquet")
     }
