@@ -34,7 +34,7 @@ struct PlanCommand: ParsableCommand {
 
     func validate() throws {
         if let tiles, tiles < 1 { throw ValidationError("--tiles must be at least 1") }
-        if let only, only != "links" && only != "all" { throw ValidationError("--only takes links") }
+        if let only, only != "links" && only != "all" { throw ValidationError("--only takes links or all") }
     }
 
     func run() throws {

@@ -56,7 +56,7 @@ struct RunCommand: ParsableCommand {
         if parts != nil, matcher == "naive" { throw ValidationError("--parts: the tiles decided with the link model, not --matcher naive") }
         if decisions != nil, writeEvidence != nil { throw ValidationError("--write-evidence: a run with --decisions makes no evidence (its tiles did)") }
         if decisions != nil, matcher == "naive" { throw ValidationError("--decisions: the tiles decided with the link model, not --matcher naive") }
-        if let only, only != "links" && only != "all" { throw ValidationError("--only takes links") }
+        if let only, only != "links" && only != "all" { throw ValidationError("--only takes links or all") }
         if let format, OutputFormat(rawValue: format) == nil { throw ValidationError("--format takes dir, gpkg, fgb or parquet, not '\(format)'") }
         if let format, format != "dir", let out, PostgresTarget.conninfo(from: out) != nil {
             throw ValidationError("--format \(format) writes files; --out names a PostgreSQL database (drop --format, or give a path)")

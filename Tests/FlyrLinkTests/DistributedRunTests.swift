@@ -242,20 +242,61 @@ final class DistributedRunTests: XCTestCase {
         try Data("layer,source_row,id,reason\naddresses,1,x,stale\n".utf8).write(to: URL(fileURLWithPath: rejects))
         try refused([], "is not the plan's rejects")
         try kept.write(to: URL(fileURLWithPath: rejects))
-        // A plan named without its directory (the tile's parts go beside it, not to /).
+        // A part cut short at a record's end, or out of the run's order: their rows are counted and
+        // their keys checked, not taken as they are.
+        let addressesPart = decisions + "/" + TileParts.directoryName(tile: 2) + "/addresses.geojson.part"
+        let whole = try Data(contentsOf: URL(fileURLWithPath: addressesPart))
+        try Data().write(to: URL(fileURLWithPath: addressesPart))
+        try refused([], "tile 2's addresses.geojson part holds 0 rows, its counts")
+        try whole.write(to: URL(fileURLWithPath: addressesPart + ".whole"))
+        let reader = try PartReader(addressesPart + ".whole", tile: 2)
+        var records: [(String, ArraySlice<UInt8>)] = []
+        while !reader.done { records.append((String(decoding: reader.key, as: UTF8.self), ArraySlice(reader.row))); try reader.advance() }
+        XCTAssertGreaterThan(records.count, 100)
+        try Data(TileParts.records(records.reversed())).write(to: URL(fileURLWithPath: addressesPart))
+        try refused([], "addresses.geojson.part is not in the run's order")
+        try whole.write(to: URL(fileURLWithPath: addressesPart))
+        // Tile 0's rows given as tile 1's too (its counts its own): each row is one tile's.
+        let tile1 = decisions + "/" + TileParts.directoryName(tile: 1)
+        let keptTile1 = try FileManager.default.contentsOfDirectory(atPath: tile1).filter { $0.hasSuffix(".part") }
+            .map { ($0, try Data(contentsOf: URL(fileURLWithPath: tile1 + "/" + $0))) }
+        for (name, _) in keptTile1 {
+            try FileManager.default.removeItem(atPath: tile1 + "/" + name)
+            try FileManager.default.copyItem(atPath: decisions + "/" + TileParts.directoryName(tile: 0) + "/" + name, toPath: tile1 + "/" + name)
+        }
+        try refused([], "is in the links.csv parts of tiles 0 and 1")
+        for (name, data) in keptTile1 { try data.write(to: URL(fileURLWithPath: tile1 + "/" + name)) }
+        // The parts' directory as --out, even with --overwrite: it is read, never replaced.
+        let again = try ProcessRunner.flyrLink(["run"] + sources + ["--out", decisions, "--parts", decisions, "--overwrite"])
+        XCTAssertNotEqual(again.status, 0)
+        XCTAssertTrue(again.stderr.contains("never replaced"), again.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: decisions + "/plan.json"))
+        // A plan named without its directory (the tile's parts go beside it, not to /). The
+        // temporary parts an attempt killed on this host left are removed (its process is gone);
+        // another host's are left (an attempt there may still be writing).
         try FileManager.default.removeItem(atPath: parts)
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let killed = parts + ".tmp-\(ProcessInfo.processInfo.hostName)-\(gone.processIdentifier)-1"
+        let elsewhere = parts + ".tmp-another-host-\(gone.processIdentifier)-1"
+        for leftover in [killed, elsewhere] { try FileManager.default.createDirectory(atPath: leftover + "/written", withIntermediateDirectories: true) }
         var r = try ProcessRunner.flyrLink(["tile", "outputs", "--plan", "plan.json", "--tile", "1"], cwd: decisions)
         XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: killed))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: elsewhere))
         r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", out, "--parts", decisions])
         XCTAssertEqual(r.status, 0, r.stderr)
 
-        // Two tiles that both claim the whole plane: their rows would be written twice.
+        // Two tiles that both claim the whole plane: their rows would be written twice (their counts
+        // are twice the plan's).
         let twice = try tiledRun(sources, tiles: 2, in: dir.appendingPathComponent("twice")) { plan in
             for t in plan.tiles.indices { plan.tiles[t].bounds = .everywhere }
         }
         let s = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("twice/out").path, "--parts", twice])
         XCTAssertNotEqual(s.status, 0)
-        XCTAssertTrue(s.stderr.contains("addresses and") || s.stderr.contains("parts of tiles 0 and 1"), s.stderr)
+        XCTAssertTrue(s.stderr.contains("the tiles' parts hold 2754 addresses"), s.stderr)
     }
 
     /// A links-only run (the plan and the tiles told so), a GeoParquet one and a GeoPackage from
@@ -273,7 +314,9 @@ final class DistributedRunTests: XCTestCase {
             XCTAssertEqual(r.status, 0, r.stderr)
             let files = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("\(name)/one").path).sorted()
             XCTAssertEqual(files, try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("\(name)/merged").path).sorted())
-            XCTAssertEqual(files.contains("addresses.geojson"), false)
+            // (Links only: no addresses; GeoParquet: the addresses as such, not GeoJSON.)
+            XCTAssertFalse(files.contains("addresses.geojson"))
+            XCTAssertEqual(files.contains("addresses.parquet"), name == "parquet", files.joined(separator: " "))
             for file in files {
                 let one = try Self.withoutTimings(file, Data(contentsOf: dir.appendingPathComponent("\(name)/one/\(file)")))
                 XCTAssertEqual(one, try Self.withoutTimings(file, Data(contentsOf: dir.appendingPathComponent("\(name)/merged/\(file)"))), "\(name)/\(file)")

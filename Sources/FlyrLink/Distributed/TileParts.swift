@@ -48,8 +48,8 @@ public enum TileParts {
     /// at all (a temporary sibling renamed into place: a task killed half-way leaves nothing).
     static func write(_ run: LinkRun, scope: TileScope, accessory: [Bool], tile: Int, plan: String, to directory: String) throws {
         let fm = FileManager.default
-        // (Unique: two attempts of one tile on two hosts may share a pid.)
-        let temporary = directory + ".tmp-\(UUID().uuidString)"
+        removeLeftovers(of: directory)
+        let temporary = temporaryName(directory)
         defer { try? fm.removeItem(atPath: temporary) }
         do { try fm.createDirectory(atPath: temporary + "/written", withIntermediateDirectories: true) } catch {
             throw OutputError("tile \(tile): cannot write \(temporary): \(error.localizedDescription)")
@@ -58,19 +58,16 @@ public enum TileParts {
         var run = run
         run.writtenRows = (scope.own, scope.ownBuildings)
         let written = { (name: String) in temporary + "/written/" + name }
-        // Each stream's records written as soon as they are made (the tile's files are read one at a time).
+        // Each stream's records written as soon as they are made (the tile's files are read one at
+        // a time), synced and closed with their errors (a full disk on NFS may say so only there).
         func emit(_ stream: Stream, _ records: [UInt8]) throws {
             let path = temporary + "/" + stream.rawValue + ".part"
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            guard fd >= 0 else { throw OutputError("tile \(tile): cannot write \(path): \(String(cString: strerror(errno)))") }
-            defer { close(fd) }
-            var done = 0
-            try records.withUnsafeBytes { bytes in
-                while done < bytes.count {
-                    let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                    guard n > 0 else { throw OutputError("tile \(tile): cannot write \(path): \(String(cString: strerror(errno)))") }
-                    done += n
-                }
+            do {
+                let out = try ByteWriter(path: path, direct: false)
+                out.write(bytes: records)
+                try out.close()
+            } catch {
+                throw OutputError("tile \(tile): cannot write \(path): \(error)")
             }
         }
         /// The rows of `file`, keyed in order by `keys` (one key a row).
@@ -112,15 +109,45 @@ public enum TileParts {
         encoder.outputFormatting = [.sortedKeys]
         let (counts, bands) = Self.counts(run, scope: scope, accessory: accessory)
         do {
-            try encoder.encode(Counts(plan: plan, tile: tile, counts: counts, bands: bands)).write(to: URL(fileURLWithPath: temporary + "/" + countsName))
             try fm.removeItem(atPath: temporary + "/written")
+            let out = try ByteWriter(path: temporary + "/" + countsName, direct: false)
+            out.write(bytes: [UInt8](try encoder.encode(Counts(plan: plan, tile: tile, counts: counts, bands: bands))))
+            try out.close()
         } catch {
-            throw OutputError("tile \(tile): cannot write \(temporary): \(error.localizedDescription)")
+            throw OutputError("tile \(tile): cannot write \(temporary): \(error)")
         }
-        // A retried task finds the parts of an attempt that finished: they are these bytes.
+        try replace(directory, with: temporary, tile: tile)
+    }
+
+    /// `temporary` renamed to `directory`. A retried task may find the parts of an attempt that
+    /// finished (the same bytes), perhaps while the merge reads them: the two are exchanged in one
+    /// step, so that `directory` is whole at every moment, and the old one removed after.
+    private static func replace(_ directory: String, with temporary: String, tile: Int) throws {
+        let fm = FileManager.default
+        if fm.fileExists(atPath: directory), AtomicRename.exchange(temporary, directory) { return }
         try? fm.removeItem(atPath: directory)
         guard rename(temporary, directory) == 0 else {
             throw OutputError("tile \(tile): cannot rename \(temporary) to \(directory): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The name of an attempt's temporary parts beside `directory`: unique (two attempts of one
+    /// tile on two hosts may share a pid), naming the host and process that write it.
+    static func temporaryName(_ directory: String) -> String {
+        directory + ".tmp-\(ProcessInfo.processInfo.hostName)-\(getpid())-\(UUID().uuidString)"
+    }
+
+    /// The temporary parts that attempts of this tile killed before their end left beside
+    /// `directory` (a SIGKILL runs no cleanup): those written on this host by a process that is
+    /// gone. (Another host's may be an attempt still writing.)
+    static func removeLeftovers(of directory: String) {
+        let fm = FileManager.default
+        let parent = (directory as NSString).deletingLastPathComponent, name = (directory as NSString).lastPathComponent
+        let mine = name + ".tmp-\(ProcessInfo.processInfo.hostName)-"
+        for entry in (try? fm.contentsOfDirectory(atPath: parent)) ?? [] where entry.hasPrefix(mine) {
+            guard let pid = Int32(entry.dropFirst(mine.count).prefix { $0 != "-" }), pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? fm.removeItem(atPath: parent + "/" + entry)
         }
     }
 

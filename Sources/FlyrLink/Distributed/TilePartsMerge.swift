@@ -35,6 +35,7 @@ public enum TilePartsMerge {
         }
         var counts = plan.sources.counts
         var bands = [Int](repeating: 0, count: RunSummary.bands.count)
+        var tileCounts: [RunReport.Counts] = []
         for m in MatchMethod.allCases { counts.byMethod[m.rawValue] = 0 }
         for tile in plan.tiles {
             let path = partsPath(directory, tile.index) + "/" + TileParts.countsName
@@ -44,24 +45,35 @@ public enum TilePartsMerge {
                 throw InputError("parts: \(path) is not tile \(tile.index)'s part under the plan in \(directory)")
             }
             add(part.counts, to: &counts)
+            tileCounts.append(part.counts)
             for k in bands.indices { bands[k] += part.bands[k] }
         }
         guard counts.addresses == plan.addresses, counts.buildings == plan.buildings else {
             throw InputError("parts: the tiles' parts hold \(counts.addresses) addresses and \(counts.buildings) buildings, the plan \(plan.addresses) and \(plan.buildings)")
         }
 
-        let dir = try OutputDirectory(path: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputLocations,
+        // (The parts' directory is read, never replaced: --out cannot be it or hold it.)
+        let dir = try OutputDirectory(path: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputLocations + [directory],
                                       format: options.format)
         let tiles = plan.tiles.map(\.index)
         try allowOpenFiles(tiles.count + 64)
         var header: [UInt8] = []
         CSVWriter.appendRow(RunWriter.linksHeader, to: &header)
-        try merge([.links], of: tiles, in: directory, into: dir.path("links.csv"), header: header, separator: [], footer: [])
+        let links = try merge([.links], of: tiles, in: directory, into: dir.path("links.csv"), header: header, separator: [], footer: [])
+        // A tile's links are those of the buildings it owns, not of its addresses: only their total is known.
+        guard links[0].reduce(0, +) == counts.linked else {
+            throw InputError("parts: the tiles' links.csv parts hold \(links[0].reduce(0, +)) links, their counts \(counts.linked)")
+        }
         try copyRejects(TilePlan.rejectsPath(plan: directory + "/" + TileDecisions.planName), sha256: plan.sources.rejectsSHA256, to: dir.path("rejects.csv"))
         if options.only == .all {
             for streams in [[TileParts.Stream.addresses], [.buildings], [.units], [.buildingFeatures, .addressFeatures]] {
-                try merge(streams, of: tiles, in: directory, into: dir.path(streams[0].file), header: TileParts.geoJSONHeader,
-                          separator: Array(",\n".utf8), footer: TileParts.geoJSONFooter)
+                let records = try merge(streams, of: tiles, in: directory, into: dir.path(streams[0].file), header: TileParts.geoJSONHeader,
+                                        separator: Array(",\n".utf8), footer: TileParts.geoJSONFooter)
+                for (stream, perTile) in zip(streams, records) {
+                    for (k, tile) in tiles.enumerated() where perTile[k] != expectedRecords(stream, tileCounts[k]) {
+                        throw InputError("parts: tile \(tile)'s \(stream.rawValue) part holds \(perTile[k]) rows, its counts \(expectedRecords(stream, tileCounts[k]))")
+                    }
+                }
             }
         }
         let pipeline = LinkPipeline(options: options)
@@ -93,11 +105,25 @@ public enum TilePartsMerge {
         return report
     }
 
+    /// How many rows of `stream` a tile with `counts` writes (its own addresses', and its own
+    /// buildings': a feature each, or one a slice for a townhouse row).
+    static func expectedRecords(_ stream: TileParts.Stream, _ counts: RunReport.Counts) -> Int {
+        switch stream {
+        case .addresses: counts.addresses
+        case .buildings: counts.buildings
+        case .units: counts.units
+        case .buildingFeatures: counts.buildings - counts.townhomeRows + counts.units
+        case .addressFeatures: counts.unlinked
+        case .links, .houseNumbers: preconditionFailure("checked in total")
+        }
+    }
+
     /// The house numbers of the tiles' longest links (`TileParts.longestLinks`), by address id.
     static func houseNumbers(of tiles: [Int], in directory: String) throws -> [String: String?] {
         var numbers: [String: String?] = [:]
         for t in tiles {
-            let reader = try PartReader(partsPath(directory, t) + "/" + TileParts.Stream.houseNumbers.rawValue + ".part", tile: t)
+            // (The longest links first, not in key order.)
+            let reader = try PartReader(partsPath(directory, t) + "/" + TileParts.Stream.houseNumbers.rawValue + ".part", tile: t, ordered: false)
             while !reader.done {
                 numbers[String(decoding: reader.key, as: UTF8.self)] = reader.row.first == 1 ? String(decoding: reader.row.dropFirst(), as: UTF8.self) : nil
                 try reader.advance()
@@ -139,12 +165,14 @@ public enum TilePartsMerge {
 
     /// The rows of `streams` (one after the other) of every tile, merged by key (bytewise; a key
     /// in two tiles is an error: each row is one tile's), written between `header` and `footer`
-    /// with `separator` between rows.
+    /// with `separator` between rows; how many rows each tile gave of each stream.
+    @discardableResult
     static func merge(_ streams: [TileParts.Stream], of tiles: [Int], in directory: String, into path: String,
-                      header: [UInt8], separator: [UInt8], footer: [UInt8]) throws {
+                      header: [UInt8], separator: [UInt8], footer: [UInt8]) throws -> [[Int]] {
         let out = try ByteWriter(path: path)
         out.write(bytes: header)
         var first = true
+        var records: [[Int]] = []
         for stream in streams {
             let readers = try tiles.map { t in try PartReader(partsPath(directory, t) + "/" + stream.rawValue + ".part", tile: t) }
             var heap = TileHeap(readers)
@@ -161,9 +189,11 @@ public enum TilePartsMerge {
                 try reader.advance()
                 heap.update()
             }
+            records.append(readers.map(\.records))
         }
         out.write(bytes: footer)
         try out.close()
+        return records
     }
 }
 
@@ -179,10 +209,17 @@ final class PartReader {
     private(set) var key: ArraySlice<UInt8> = []
     private(set) var row: ArraySlice<UInt8> = []
     private(set) var done = false
+    /// How many records have been read, and the last one's key (a tile writes them in key order).
+    private(set) var records = 0
+    private var lastKey: [UInt8] = []
 
-    init(_ path: String, tile: Int) throws {
+    /// `ordered`: the stream's keys go up (an output's rows), checked as they are read.
+    private let ordered: Bool
+
+    init(_ path: String, tile: Int, ordered: Bool = true) throws {
         self.path = path
         self.tile = tile
+        self.ordered = ordered
         guard let handle = FileHandle(forReadingAtPath: path) else { throw InputError("parts: tile \(tile) has no \(path)") }
         self.handle = handle
         try advance()
@@ -225,6 +262,11 @@ final class PartReader {
         key = buffer[(at + 2)..<(at + 2 + keyLength)]
         row = buffer[(at + 2 + keyLength + 4)..<(at + 2 + keyLength + 4 + rowLength)]
         at += 2 + keyLength + 4 + rowLength
+        guard !ordered || records == 0 || !key.lexicographicallyPrecedes(lastKey) else {
+            throw InputError("parts: \(path) is not in the run's order (\(String(decoding: key, as: UTF8.self)) after \(String(decoding: lastKey, as: UTF8.self)))")
+        }
+        records += 1
+        if ordered { lastKey.replaceSubrange(lastKey.indices, with: key) }
     }
 }
 

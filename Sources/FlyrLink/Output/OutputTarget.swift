@@ -70,6 +70,9 @@ public enum OutputTarget {
 }
 
 extension RunOptions {
-    /// The file locations the run reads (a location that is not a path matches no directory).
-    var inputLocations: [String] { [buildings.location, addresses.location] + (territory.map { [$0.location] } ?? []) }
+    /// The file locations the run reads (a location that is not a path matches no directory),
+    /// and a distributed run's decisions.
+    var inputLocations: [String] {
+        [buildings.location, addresses.location] + (territory.map { [$0.location] } ?? []) + (decisionsDirectory.map { [$0] } ?? [])
+    }
 }
