@@ -6,9 +6,10 @@
 #      timings aside), and the tiles' edges cut through townhouse rows and clusters of addresses;
 #   2. a tile whose task fails for good: one error naming the tile, nothing at --out, no work left;
 #   3. a plan whose sources changed: the tile refuses it;
-#   4. a worker killed (SIGKILL) in the middle of the job: the job finishes, with the same bytes;
+#   4. a worker killed (SIGKILL) in the middle of the job (its outputs pass): the job finishes, with
+#      the same bytes;
 #   5. on the bundled sample: a GeoPackage (merged from the tiles' parts) is one run's bytes; a
-#      tile whose outputs pass fails for good ends the job with one error, nothing written.
+#      tile whose outputs pass fails for good ends the job with one error, nothing written, no work left.
 # Prints "distributed: N passed, F failed"; exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -91,10 +92,18 @@ killed_worker() {
   setsid timeout 900 distributed/flyr-link-spark --master "$master" --tiles 16 "${sources[@]}" --out "$work/survived" \
     --work "$work/killed-work" >"$work/survived.log" 2>&1 </dev/null &
   local job=$! ok=0
-  # Once the first tile's part is written, the job is under way on both workers.
-  for _ in $(seq 600); do [ -n "$(ls "$work/killed-work/measures" 2>/dev/null)" ] && break; sleep 0.1; done
+  # Killed in the last pass, once the first tile's parts of the outputs are written: the tasks
+  # it ran again write beside what the first attempts wrote (or were writing when killed).
+  local parts
+  for _ in $(seq 1800); do
+    parts=$(find "$work/killed-work/decisions" -maxdepth 1 -name 'tile-*.parts' 2>/dev/null | wc -l)
+    [ "$parts" -gt 0 ] && break
+    sleep 0.1
+  done
   distributed/local-cluster.sh kill "$work/cluster" 1
-  echo "distributed: worker 1 and its executor killed with $(ls "$work/killed-work/measures" | wc -l) of 16 tiles' measures written"
+  echo "distributed: worker 1 and its executor killed with $parts of 16 tiles' parts of the outputs written"
+  # (Killed after the last tile's parts would not be in the middle of the job.)
+  [ "$parts" -gt 0 ] && [ "$parts" -lt 16 ] || { echo "distributed: the kill missed the outputs pass" >&2; ok=1; }
   sleep 1
   # (Killed processes may stay as zombies where nothing reaps them: only live ones count.)
   if ps -eo pgid=,stat= | awk -v g="$(cat "$work/cluster/worker1.pgid")" '$1 == g && $2 !~ /^Z/' | grep -q .; then
@@ -123,7 +132,8 @@ EOF
 chmod +x "$work/failing-outputs"
 failing_outputs() {
   ! FLYR_LINK=$work/failing-outputs spark --tiles 4 "${helsinki[@]}" --out "$work/no-outputs" >"$work/no-outputs.log" 2>&1 &&
-    grep -q "^flyr-link-spark: tile 2 (outputs) failed" "$work/no-outputs.log" && [ ! -e "$work/no-outputs" ]
+    grep -q "^flyr-link-spark: tile 2 (outputs) failed" "$work/no-outputs.log" && [ ! -e "$work/no-outputs" ] &&
+    [ -z "$(find "$work" -maxdepth 1 -name '.no-outputs.flyr-spark-*')" ]
 }
 check "a tile's outputs pass failing for good: one error naming it, nothing written" failing_outputs
 

@@ -57,6 +57,52 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertEqual(try TilePlan.read(plan).tiles[0], read.tiles[0])
     }
 
+    /// A tile's halo found through the grid of the buildings' boxes is the halo of a scan of every
+    /// box: buildings of every size (some longer than 64 of the grid's cells), tiles with
+    /// unbounded sides, boxes that touch a halo's edge.
+    func testTileHalosThroughTheGridAreThoseOfEveryBox() {
+        var rng = SeededGenerator(seed: 7)
+        var boxes: [BBox] = (0..<20_000).map { k in
+            let x = Double.random(in: -20_000...20_000, using: &rng), y = Double.random(in: -5_000...5_000, using: &rng)
+            let w = k % 997 == 0 ? Double.random(in: 500...40_000, using: &rng) : Double.random(in: 4...120, using: &rng)
+            return BBox(minX: x, minY: y, maxX: x + w, maxY: y + Double.random(in: 4...60, using: &rng))
+        }
+        boxes.append(.empty)
+        let points = boxes.dropLast().map(\.center)
+        let options = LinkOptions()
+        let grid = TileHalo.grid(of: boxes, pool: WorkerPool(threads: 2))
+        let tiles = TileCutter.cut(points, into: 40)
+        // The scan the plan made before the grid: every box tested for every tile.
+        func scanned(_ bounds: TileBounds) -> TilePlan.Halo {
+            let r = options.maxDistance
+            var extent = 0.0
+            while true {
+                let addresses = max(4 * r + 2 * extent, 2 * r + extent + StreetSides.radius) + TileHalo.margin
+                let halo = TilePlan.Halo(addresses: addresses, buildings: addresses + r + options.accessoryRadius + TileHalo.margin)
+                var longest = 0.0
+                for b in boxes where bounds.meets(b, within: halo.buildings) {
+                    let w = b.maxX - b.minX, h = b.maxY - b.minY
+                    longest = max(longest, (w * w + h * h).squareRoot())
+                }
+                if longest <= extent { return halo }
+                extent = longest
+            }
+        }
+        var grown = 0
+        for (bounds, _) in tiles {
+            let halo = TileHalo.link(around: bounds, footprintBoxes: boxes, grid: grid, options: options)
+            XCTAssertEqual(halo, scanned(bounds))
+            if halo.addresses > 1000 { grown += 1 }
+        }
+        XCTAssertGreaterThan(grown, 0, "some halos grow for a long building")
+        // A box that touches the halo's edge exactly is met.
+        let bounds = TileBounds(minX: 0, minY: 0, maxX: 1000, maxY: 1000)
+        let base = TileHalo.link(around: bounds, footprintBoxes: [], grid: TileHalo.grid(of: [], pool: WorkerPool(threads: 1)), options: options)
+        let touching = [BBox(minX: 1000 + base.buildings, minY: 500, maxX: 1000 + base.buildings + 300, maxY: 510)]
+        let met = TileHalo.link(around: bounds, footprintBoxes: touching, grid: TileHalo.grid(of: touching, pool: WorkerPool(threads: 1)), options: options)
+        XCTAssertGreaterThan(met.addresses, base.addresses)
+    }
+
     func testRunMeasuresFromPartsAreTheWholeRunsToTheByte() throws {
         var rng = SystemRandomNumberGenerator()
         let contributions = (0..<3000).map { _ in
@@ -381,7 +427,7 @@ final class DistributedRunTests: XCTestCase {
         for part in ["part-1.snappy.parquet", "part-0.snappy.parquet"] {
             try FileManager.default.copyItem(atPath: TestPaths.fixture("city2k-parts/\(part)"), toPath: theme.appendingPathComponent(part).path)
         }
-        FileManager.default.createFile(atPath: dataset.appendingPathComponent("_SUCCESS").path, contents: Data())
+        _ = FileManager.default.createFile(atPath: dataset.appendingPathComponent("_SUCCESS").path, contents: Data())
         // (One campaign: by default it is named after the sources.)
         let addresses = ["--addresses", TestPaths.fixture("city2k/addresses.zstd.parquet"), "--parquet-reader", "flyr",
                          "--campaign", "0b7f3c1e-5d2a-4e8b-9c6f-2a1d3e4f5a6b"]

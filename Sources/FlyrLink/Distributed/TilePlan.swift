@@ -196,6 +196,12 @@ public struct TileBounds: Sendable, Codable, Equatable {
             && (minY.map { p.y >= $0 } ?? true) && (maxY.map { p.y < $0 } ?? true)
     }
 
+    /// The box `margin` wider on every side, its unbounded sides infinite.
+    func box(expandedBy margin: Double) -> BBox {
+        BBox(minX: (minX ?? -.infinity) - margin, minY: (minY ?? -.infinity) - margin,
+             maxX: (maxX ?? .infinity) + margin, maxY: (maxY ?? .infinity) + margin)
+    }
+
     /// Within `margin` of the box (a square margin: a superset of the round one).
     func near(_ p: Point2, within margin: Double) -> Bool {
         (minX.map { p.x >= $0 - margin } ?? true) && (maxX.map { p.x <= $0 + margin } ?? true)

@@ -40,9 +40,10 @@ extension LinkPipeline {
         for p in points { extent.extend(p) }
         for b in boxes { extent.extend(b) }
         let planned = stage(.index, clock, "tiles", items: { $0.count }) { () -> ([TilePlan.Tile], String) in
+            let grid = TileHalo.grid(of: boxes, pool: pool)
             let tiles = pool.map(cut.count, chunkSize: 1) { _, t in
                 let (bounds, addresses) = cut[t]
-                let link = TileHalo.link(around: bounds, footprintBoxes: boxes, options: options.link)
+                let link = TileHalo.link(around: bounds, footprintBoxes: boxes, grid: grid, options: options.link)
                 let measure = TileHalo.measures(options: options.link)
                 return TilePlan.Tile(index: t, bounds: bounds, addresses: addresses, linkHalo: link, measureHalo: measure,
                                      linkReadBox: bounds.lonLatBox(within: extent, margin: link.reach, frame: frame),
