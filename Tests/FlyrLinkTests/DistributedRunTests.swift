@@ -299,7 +299,7 @@ final class DistributedRunTests: XCTestCase {
         var records: [(String, ArraySlice<UInt8>)] = []
         while !reader.done { records.append((String(decoding: reader.key, as: UTF8.self), ArraySlice(reader.row))); try reader.advance() }
         XCTAssertGreaterThan(records.count, 100)
-        try Data(TileParts.records(records.reversed())).write(to: URL(fileURLWithPath: addressesPart))
+        try Data(try TileParts.records(records.reversed())).write(to: URL(fileURLWithPath: addressesPart))
         try refused([], "addresses.geojson.part is not in the run's order")
         try whole.write(to: URL(fileURLWithPath: addressesPart))
         // Tile 0's rows given as tile 1's too (its counts its own): each row is one tile's.

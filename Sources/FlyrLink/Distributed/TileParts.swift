@@ -74,7 +74,7 @@ public enum TileParts {
         func keyed(_ file: Stream, geoJSON: Bool, _ keys: [String]) throws -> [UInt8] {
             let rows = geoJSON ? try Self.rows(geoJSON: written(file.file), count: keys.count, tile: tile)
                 : try Self.rows(csv: written(file.file), count: keys.count, tile: tile)
-            return records(zip(keys, rows).lazy.map { ($0.0, $0.1) })
+            return try records(zip(keys, rows).lazy.map { ($0.0, $0.1) })
         }
         let ownAddresses = run.addresses.indices.filter { scope.own[$0] }
         let ownBuildings = run.buildings.indices.filter { scope.ownBuildings[$0] }
@@ -82,7 +82,7 @@ public enum TileParts {
         try RunWriter.writeLinks(run, to: written(Stream.links.file))
         try emit(.links, keyed(.links, geoJSON: false, ownBuildings.flatMap { b in run.linksOfBuilding(b).map { _ in buildingID(b) } }))
         if run.options.only == .links {
-            try emit(.houseNumbers, records(longestLinks(run, scope: scope).map { a in
+            try emit(.houseNumbers, try records(longestLinks(run, scope: scope).map { a in
                 let number = run.addresses[a].houseNumber
                 return (run.addresses[a].id, ArraySlice([number == nil ? 0 : 1] + Array((number ?? "").utf8)))
             }))
@@ -102,8 +102,8 @@ public enum TileParts {
             let buildingFeatures = ownBuildings.flatMap { b in repeatElement(buildingID(b), count: max(1, slices[b])) }
             let unlinked = ownAddresses.filter { run.linkOfAddress[$0] == nil }.map { run.addresses[$0].id }
             let features = try rows(geoJSON: written(Stream.buildingFeatures.file), count: buildingFeatures.count + unlinked.count, tile: tile)
-            try emit(.buildingFeatures, records(zip(buildingFeatures, features).lazy.map { ($0.0, $0.1) }))
-            try emit(.addressFeatures, records(zip(unlinked, features.dropFirst(buildingFeatures.count)).lazy.map { ($0.0, $0.1) }))
+            try emit(.buildingFeatures, try records(zip(buildingFeatures, features).lazy.map { ($0.0, $0.1) }))
+            try emit(.addressFeatures, try records(zip(unlinked, features.dropFirst(buildingFeatures.count)).lazy.map { ($0.0, $0.1) }))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -194,9 +194,10 @@ public enum TileParts {
 
     /// Records of a stream: the key's length (UInt16) and bytes, the row's length (UInt32) and bytes,
     /// little-endian.
-    static func records<S: Sequence>(_ rows: S) -> [UInt8] where S.Element == (String, ArraySlice<UInt8>) {
+    static func records<S: Sequence>(_ rows: S) throws -> [UInt8] where S.Element == (String, ArraySlice<UInt8>) {
         var out: [UInt8] = []
         for (key, row) in rows {
+            guard key.utf8.count <= Int(UInt16.max) else { throw OutputError("an id of 65,536 bytes or more (\(key.prefix(40))…)") }
             withUnsafeBytes(of: UInt16(key.utf8.count).littleEndian) { out += $0 }
             out += key.utf8
             withUnsafeBytes(of: UInt32(row.count).littleEndian) { out += $0 }
