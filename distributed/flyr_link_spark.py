@@ -185,8 +185,11 @@ def main(argv):
         sources = ["--buildings", args.buildings, "--addresses", args.addresses]
         flyr_link(binary, "plan", *sources, *(["--tiles", str(args.tiles)] if args.tiles else []), *plan_args, "--out", plan)
         with open(plan) as f:
-            count = len(json.load(f)["tiles"])
+            planned = json.load(f)
+        count = len(planned["tiles"])
         say(f"plan: {count} tiles")
+        for source in planned["readWhole"]:
+            say(f"warning: every tile reads {masked(source)} whole (a tile reads only its part of GeoParquet, or of FlatGeobuf with a spatial index: ogr2ogr -f FlatGeobuf writes one)")
         sc = SparkContext(conf=SparkConf().setAppName("flyr-link"))
         sc.setLogLevel("ERROR")
         sc.addFile(binary)

@@ -8,7 +8,8 @@
 #   3. a plan whose sources changed: the tile refuses it;
 #   4. a worker killed (SIGKILL) in the middle of the job (its outputs pass): the job finishes, with
 #      the same bytes;
-#   5. on the bundled sample: a GeoPackage (merged from the tiles' parts) is one run's bytes; a
+#   5. on the bundled sample: a GeoPackage (merged from the tiles' parts) is one run's bytes (and
+#      the driver warns that every tile reads the GeoJSON sources whole); a
 #      tile whose outputs pass fails for good ends the job with one error, nothing written, no work left.
 # Prints "distributed: N passed, F failed"; exits non-zero on any failure.
 set -euo pipefail
@@ -121,7 +122,8 @@ helsinki=(--buildings data/helsinki/buildings.geojson --addresses data/helsinki/
 geopackage() {
   "$flyr" run "${helsinki[@]}" --format gpkg --out "$work/one.gpkg" >/dev/null &&
     spark --tiles 4 "${helsinki[@]}" --out "$work/dist.gpkg" >"$work/gpkg.log" 2>&1 &&
-    grep -q "outputs: 4 tiles; merging them" "$work/gpkg.log" && cmp -s "$work/one.gpkg" "$work/dist.gpkg"
+    grep -q "outputs: 4 tiles; merging them" "$work/gpkg.log" && cmp -s "$work/one.gpkg" "$work/dist.gpkg" &&
+    grep -q "^flyr-link-spark: warning: every tile reads data/helsinki/addresses.geojson whole" "$work/gpkg.log"
 }
 check "a GeoPackage from the tiles' parts: one run's bytes" geopackage
 cat >"$work/failing-outputs" <<EOF

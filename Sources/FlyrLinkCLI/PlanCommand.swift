@@ -51,6 +51,9 @@ struct PlanCommand: ParsableCommand {
             let pipeline = LinkPipeline(options: options, observer: linking.progress.observer)
             let (plan, rejects) = try pipeline.plan(tiles: tiles.map { .exact($0) } ?? .perAddresses(100_000))
             try plan.write(to: out, rejects: rejects)
+            for source in plan.readWhole {
+                StandardError.line("warning: \(TilePlan.readWholeWarning(source))")
+            }
             print("plan: \(plan.tiles.count) tiles of \(plan.addresses) addresses and \(plan.buildings) buildings → \(out)")
         } catch {
             CLIError.exit(with: error)

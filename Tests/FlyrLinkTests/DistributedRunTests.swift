@@ -233,6 +233,10 @@ final class DistributedRunTests: XCTestCase {
         let sources = ["--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses]
         let decisions = try tiledRun(sources, tiles: 7, in: dir)
         try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
+        // GeoJSON is read whole by every tile: the plan says so.
+        let warned = try ProcessRunner.flyrLink(["plan"] + sources + ["--tiles", "2", "--out", dir.appendingPathComponent("warned.json").path])
+        XCTAssertEqual(warned.status, 0, warned.stderr)
+        XCTAssertTrue(warned.stderr.contains("warning: every tile reads \(TestPaths.helsinkiAddresses) whole"), warned.stderr)
         XCTAssertGreaterThan(try OutputFiles.csv(dir.appendingPathComponent("one/links.csv").path).count, 1000)
 
         // A tile's decisions missing, or a run with other linking options: one error, nothing written.
@@ -387,6 +391,7 @@ final class DistributedRunTests: XCTestCase {
         // A tile's read box is a small part of the city's.
         let plan = try TilePlan.read(decisions + "/plan.json")
         XCTAssertTrue(plan.prunedReads)
+        XCTAssertEqual(plan.readWhole, [])
         let city = plan.tiles.reduce(BBox.empty) { var b = $0; b.extend($1.linkReadBox); return b }
         let area = { (b: BBox) in (b.maxX - b.minX) * (b.maxY - b.minY) }
         XCTAssertTrue(plan.tiles.allSatisfy { area($0.measureReadBox) < 0.5 * area(city) })
@@ -527,6 +532,7 @@ final class DistributedRunTests: XCTestCase {
         let sources = ["--buildings", buildings.path, "--addresses", TestPaths.helsinkiAddresses]
         let decisions = try tiledRun(sources, tiles: 3, in: dir)
         XCTAssertFalse(try TilePlan.read(decisions + "/plan.json").prunedReads)
+        XCTAssertEqual(try TilePlan.read(decisions + "/plan.json").readWhole, [buildings.path, TestPaths.helsinkiAddresses])
         try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
     }
 
@@ -539,6 +545,7 @@ final class DistributedRunTests: XCTestCase {
         let sources = ["--buildings", buildings, "--addresses", addresses]
         let decisions = try tiledRun(sources, tiles: 6, in: dir)
         XCTAssertTrue(try TilePlan.read(decisions + "/plan.json").prunedReads)
+        XCTAssertEqual(try TilePlan.read(decisions + "/plan.json").readWhole, [])
         try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
     }
 

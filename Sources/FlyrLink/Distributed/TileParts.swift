@@ -51,7 +51,12 @@ public enum TileParts {
         removeLeftovers(of: directory)
         let temporary = temporaryName(directory)
         defer { try? fm.removeItem(atPath: temporary) }
-        do { try fm.createDirectory(atPath: temporary + "/written", withIntermediateDirectories: true) } catch {
+        // (Not its parents: an attempt that outlives its job, its work directory removed, must not
+        // make that directory again.)
+        do {
+            try fm.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+            try fm.createDirectory(atPath: temporary + "/written", withIntermediateDirectories: false)
+        } catch {
             throw OutputError("tile \(tile): cannot write \(temporary): \(error.localizedDescription)")
         }
         // The tile's rows, written by the run's writers (told to write only those), then each given its key.

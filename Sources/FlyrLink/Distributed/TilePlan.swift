@@ -5,7 +5,7 @@ import Foundation
 /// alone; the finishing run (`flyr-link run --decisions`) checks that the plan is its own.
 public struct TilePlan: Sendable, Codable {
     public static let format = "flyr-link-plan"
-    public static let version = 4
+    public static let version = 5
 
     public var format = TilePlan.format
     public var version = TilePlan.version
@@ -21,6 +21,9 @@ public struct TilePlan: Sendable, Codable {
     /// Whether a tile may read only the row groups that meet its box: not when a layer repeats an
     /// id (one run keeps the first row of an id; a tile that reads a part cannot tell which is first).
     public var prunedReads: Bool
+    /// The sources (as given) that every tile reads whole: neither GeoParquet nor FlatGeobuf with a
+    /// spatial index (or any, when pruned reads are off). The run's reading then grows with its tiles.
+    public var readWhole: [String]
     /// The campaign the links belong to (`RunOptions.resolvedCampaignID` of the options the plan
     /// was made with): the tiles' outputs pass writes it into every link's id.
     public var campaignID: String
@@ -47,6 +50,11 @@ public struct TilePlan: Sendable, Codable {
     /// The empty box (a tile with nothing to read) has infinite sides, which JSON has no numbers for.
     static let nonFinite = (encoding: JSONEncoder.NonConformingFloatEncodingStrategy.convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"),
                             decoding: JSONDecoder.NonConformingFloatDecodingStrategy.convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"))
+
+    /// What the plan says of a source in `readWhole`.
+    public static func readWholeWarning(_ source: String) -> String {
+        "every tile reads \(source) whole (a tile reads only its part of GeoParquet, or of FlatGeobuf with a spatial index: ogr2ogr -f FlatGeobuf writes one)"
+    }
 
     /// The plan's rejects (rejects.csv's bytes), beside it.
     public static func rejectsPath(plan: String) -> String {

@@ -69,7 +69,9 @@ extension LinkPipeline {
                                                      addressBox: extents.addresses, buildingBox: extents.buildings),
             warningsAfterLinks: RunWarnings.heights(layers.buildingRows!.restore(pool: pool), unit: options.heightUnit))
         let plan = TilePlan(options: options.resolvingPaths, frame: frame, inputs: fingerprints, addresses: points.count,
-                            buildings: footprints.count, prunedReads: !repeatsAnID, campaignID: options.resolvedCampaignID,
+                            buildings: footprints.count, prunedReads: !repeatsAnID,
+                            readWhole: [inputs.buildingSource, inputs.addressSource].filter { repeatsAnID || !$0.readsInParts }.map(\.spec.description),
+                            campaignID: options.resolvedCampaignID,
                             sources: sources, tiles: planned)
         return (plan, rejects)
     }

@@ -125,11 +125,15 @@ final class FlatGeobufFile {
         }
     }
 
+    /// Whether the file has the packed R-tree `forEachBatch(within:)` searches (ogr2ogr writes one
+    /// of node size 16 unless told otherwise).
+    var hasSpatialIndex: Bool { header.indexNodeSize == 16 && header.featuresCount > 0 }
+
     /// Only the features whose boxes meet `box` (in the file's CRS), found by the spatial index,
     /// in file order, a run of consecutive features read at once; nil when the file has no index
     /// this reader searches (it is then read whole).
     func forEachBatch(within box: BBox, _ body: (Batch) throws(FlatGeobufProblem) -> Void) throws(FlatGeobufProblem) -> Bool {
-        guard header.indexNodeSize == 16, header.featuresCount > 0 else { return false }
+        guard hasSpatialIndex else { return false }
         let index = FlatGeobufIndex(featureCount: Int(header.featuresCount), nodeSize: 16)
         let indexStart = featuresOffset - index.nodeCount * FlatGeobufIndex.nodeBytes
         let hits = try index.search(box, featureBytes: fileSize - featuresOffset) { (first: Int, count: Int) throws(FlatGeobufProblem) -> [UInt8] in

@@ -95,6 +95,7 @@ enum FlatGeobufSourceReader {
                                 crsDefinition: crs, resolvedFields: fields.resolved(hits: hits),
                                 attributeFilter: nil, records: sink.finish(), recordCount: sink.count)
         table.fields = (header.columns ?? []).map { SourceField(name: $0.name, type: $0.type.name) }
+        table.readsInParts = file.hasSpatialIndex
         return table
     }
 

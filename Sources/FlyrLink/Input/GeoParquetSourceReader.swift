@@ -100,6 +100,7 @@ enum GeoParquetSourceReader {
                                 recordCount: sink.count)
         table.parquet = report
         table.fields = fields
+        table.readsInParts = true
         return table
     }
 

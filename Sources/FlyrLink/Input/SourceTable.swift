@@ -39,6 +39,10 @@ struct SourceTable: Sendable {
     var crsIsFormatDefault = false
     /// The source's columns (GDAL's `other_tags` as one), in the source's order.
     var fields: [SourceField] = []
+    /// Whether a read within a box reads only the part of the source that meets it (GeoParquet's
+    /// row groups, a FlatGeobuf file's spatial index), not the whole source: a distributed run's
+    /// tiles read such a source in parts.
+    var readsInParts = false
 }
 
 /// What the GeoParquet reader read of a file, for report.json.

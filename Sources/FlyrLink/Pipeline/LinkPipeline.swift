@@ -73,6 +73,7 @@ public struct LinkPipeline {
         var featuresRead: Int
         var parquet: ParquetReadReport?
         var fields: [SourceField]
+        var readsInParts: Bool
 
         init(_ t: SourceTable) {
             spec = t.spec
@@ -83,6 +84,7 @@ public struct LinkPipeline {
             featuresRead = t.recordCount
             parquet = t.parquet
             fields = t.fields
+            readsInParts = t.readsInParts
         }
     }
 
