@@ -2,14 +2,15 @@
 # A distributed run against one run, on this machine: `flyr-link run` once, then
 # distributed/flyr-link-spark on a local standalone cluster of WORKERS one-core workers, each
 # flyr-link process (the plan, every tile task, the sum, the outputs) timed by /usr/bin/time.
-#   benchmarks/distributed-overhead.sh BUILDINGS ADDRESSES TILES WORKERS [run options, e.g. --only links]
+#   [FLYR_LINK_BIN=…/flyr-link] benchmarks/distributed-overhead.sh BUILDINGS ADDRESSES TILES WORKERS [run options, e.g. --only links]
 # Prints one run's wall / CPU / peak, the whole job's wall, and per step: tasks, wall (mean, max),
 # CPU (sum), peak (max); then checks that the outputs are the same bytes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 buildings=$1 addresses=$2 tiles=$3 workers=$4
 shift 4
-flyr=$(pwd)/.build/release/flyr-link
+# FLYR_LINK_BIN: another build's binary, to compare builds side by side.
+flyr=${FLYR_LINK_BIN:-$(pwd)/.build/release/flyr-link}
 work=$(mktemp -d "${TMPDIR:-/tmp}/flyr-spark-bench.XXXXXX")
 trap 'distributed/local-cluster.sh stop "$work/cluster"; rm -rf "$work"' EXIT
 /usr/bin/time -f "%e %U %S %M" -o "$work/single.time" "$flyr" run --buildings "$buildings" --addresses "$addresses" \

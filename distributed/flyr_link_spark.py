@@ -188,7 +188,7 @@ def main(argv):
             planned = json.load(f)
         count = len(planned["tiles"])
         say(f"plan: {count} tiles")
-        for source in planned["readWhole"]:
+        for source in planned.get("readWhole", []):
             say(f"warning: every tile reads {masked(source)} whole (a tile reads only its part of GeoParquet, or of FlatGeobuf with a spatial index: ogr2ogr -f FlatGeobuf writes one)")
         sc = SparkContext(conf=SparkConf().setAppName("flyr-link"))
         sc.setLogLevel("ERROR")
