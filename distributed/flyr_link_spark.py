@@ -48,6 +48,11 @@ def masked(text):
     return re.sub(r"(password\s*=\s*)('[^']*'|\S+)", r"\1***", text)
 
 
+# flyr-link's own words (TilePlan.readWholeWarning).
+WHOLE = ("every tile reads {source} whole (a tile reads only its part of GeoParquet read by flyr-link's own reader, "
+         "--parquet-reader flyr where GDAL has a Parquet driver, or of FlatGeobuf with a spatial index: ogr2ogr -f FlatGeobuf writes one)")
+
+
 class TileFailed(Exception):
     pass
 
@@ -174,6 +179,11 @@ def main(argv):
     work = os.path.abspath(args.work or os.path.join(beside, f".{name}.flyr-spark-{uuid.uuid4().hex[:8]}"))
     if os.path.exists(work):
         fail(f"--work {work} exists: give a directory that does not (it is removed at the end)")
+    # The work directory is removed at the end and --out is replaced whole: neither may hold the other.
+    if not database:
+        real_out, real_work = os.path.realpath(out), os.path.realpath(work)
+        if real_out == real_work or real_out.startswith(real_work + os.sep) or real_work.startswith(real_out + os.sep):
+            fail(f"--work {work} and --out {out}: one lies in the other (the work directory is removed at the end, --out replaced whole)")
     os.makedirs(work)
     decisions = os.path.join(work, "decisions")
     parts = os.path.join(work, "measures")
@@ -189,7 +199,7 @@ def main(argv):
         count = len(planned["tiles"])
         say(f"plan: {count} tiles")
         for source in planned.get("readWhole", []):
-            say(f"warning: every tile reads {masked(source)} whole (a tile reads only its part of GeoParquet, or of FlatGeobuf with a spatial index: ogr2ogr -f FlatGeobuf writes one)")
+            say(f"warning: {WHOLE.format(source=masked(source))}")
         sc = SparkContext(conf=SparkConf().setAppName("flyr-link"))
         sc.setLogLevel("ERROR")
         sc.addFile(binary)

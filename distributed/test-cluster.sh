@@ -11,6 +11,7 @@
 #   5. on the bundled sample: a GeoPackage (merged from the tiles' parts) is one run's bytes (and
 #      the driver warns that every tile reads the GeoJSON sources whole); a
 #      tile whose outputs pass fails for good ends the job with one error, nothing written, no work left.
+#   6. buildings as a directory of GeoParquet parts (the README's command): one run's bytes.
 # Prints "distributed: N passed, F failed"; exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -138,6 +139,27 @@ failing_outputs() {
     [ -z "$(find "$work" -maxdepth 1 -name '.no-outputs.flyr-spark-*')" ]
 }
 check "a tile's outputs pass failing for good: one error naming it, nothing written" failing_outputs
+nested_work() {  # a --work inside --out: refused before anything runs (the work directory is removed at the end)
+  ! spark --tiles 2 "${helsinki[@]}" --out "$work/nest" --work "$work/nest/work" >"$work/nest.log" 2>&1 &&
+    grep -q "^flyr-link-spark: --work .* one lies in the other" "$work/nest.log" && [ ! -e "$work/nest" ]
+}
+check "a --work inside --out: refused, nothing written" nested_work
+
+# 6. The README's command: buildings as a directory of GeoParquet parts (Overture's layout: parts
+#    under a hive-style directory, a marker beside them): one run's bytes.
+partitioned() {
+  mkdir -p "$work/overture/theme=buildings"
+  cp Tests/FlyrLinkTests/Fixtures/city2k-parts/*.parquet "$work/overture/theme=buildings/"
+  touch "$work/overture/_SUCCESS"
+  local parts=(--buildings "$work/overture/" --addresses Tests/FlyrLinkTests/Fixtures/city2k/addresses.zstd.parquet --parquet-reader flyr)
+  "$flyr" run "${parts[@]}" --out "$work/parts-one" >/dev/null &&
+    spark --tiles 4 "${parts[@]}" --out "$work/parts-dist" >"$work/parts.log" 2>&1 &&
+    ! grep -q "warning: every tile reads" "$work/parts.log" &&
+    for f in links.csv addresses.geojson buildings.geojson units.geojson features.geojson rejects.csv; do
+      cmp -s "$work/parts-one/$f" "$work/parts-dist/$f" || { echo "distributed: parts-dist/$f differs from one run's" >&2; false; } || return 1
+    done
+}
+check "a directory of GeoParquet parts: one run's bytes, each tile reading its part" partitioned
 
 echo "distributed: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -322,20 +322,37 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertTrue(again.stderr.contains("never replaced"), again.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: decisions + "/plan.json"))
         // A plan named without its directory (the tile's parts go beside it, not to /). The
-        // temporary parts an attempt killed on this host left are removed (its process is gone);
-        // another host's are left (an attempt there may still be writing).
+        // temporary parts an attempt killed on this host left an hour ago are removed (its process
+        // is gone); another host's are left (an attempt there may still be writing), and so are
+        // this host's of the last hour (a container of the same name may be writing them).
         try FileManager.default.removeItem(atPath: parts)
         let gone = Process()
         gone.executableURL = URL(fileURLWithPath: "/bin/true")
         try gone.run()
         gone.waitUntilExit()
-        let killed = parts + ".tmp-\(ProcessInfo.processInfo.hostName)-\(gone.processIdentifier)-1"
-        let elsewhere = parts + ".tmp-another-host-\(gone.processIdentifier)-1"
-        for leftover in [killed, elsewhere] { try FileManager.default.createDirectory(atPath: leftover + "/written", withIntermediateDirectories: true) }
+        let host = ProcessInfo.processInfo.hostName, pid = gone.processIdentifier
+        let killed = parts + ".tmp-\(host)-\(pid)-\(UUID().uuidString)", recent = parts + ".tmp-\(host)-\(pid)-\(UUID().uuidString)"
+        let elsewhere = parts + ".tmp-\(host)-2-\(pid)-\(UUID().uuidString)"  // (host "\(host)-2")
+        for leftover in [killed, recent, elsewhere] {
+            try FileManager.default.createDirectory(atPath: leftover + "/written", withIntermediateDirectories: true)
+            if leftover != recent {
+                for path in [leftover + "/written", leftover] {
+                    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: path)
+                }
+            }
+        }
         var r = try ProcessRunner.flyrLink(["tile", "outputs", "--plan", "plan.json", "--tile", "1"], cwd: decisions)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: killed))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: recent))
         XCTAssertTrue(FileManager.default.fileExists(atPath: elsewhere))
+        // Made again, the tile keeps the parts it finds of its plan (the same bytes), never gone
+        // for a moment while the merge may read them.
+        let inode = { (try FileManager.default.attributesOfItem(atPath: parts)[.systemFileNumber] as? Int) ?? -1 }
+        let before = try inode()
+        r = try ProcessRunner.flyrLink(["tile", "outputs", "--plan", "plan.json", "--tile", "1"], cwd: decisions)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try inode(), before)
         r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", out, "--parts", decisions])
         XCTAssertEqual(r.status, 0, r.stderr)
 
@@ -427,12 +444,20 @@ final class DistributedRunTests: XCTestCase {
     /// since refuses the tiles.
     func testATiledRunOfALocalPartitionedDatasetWritesOneRunsOutputs() throws {
         let dir = TestPaths.temporaryDirectory(self)
-        let dataset = dir.appendingPathComponent("buildings"), theme = dataset.appendingPathComponent("theme=buildings")
-        try FileManager.default.createDirectory(at: theme, withIntermediateDirectories: true)
-        for part in ["part-1.snappy.parquet", "part-0.snappy.parquet"] {
-            try FileManager.default.copyItem(atPath: TestPaths.fixture("city2k-parts/\(part)"), toPath: theme.appendingPathComponent(part).path)
-        }
-        _ = FileManager.default.createFile(atPath: dataset.appendingPathComponent("_SUCCESS").path, contents: Data())
+        // The dataset named by a symbolic link; its second part in a directory reached by one, and
+        // a link back up (a loop) beside it: links are followed, a directory read once.
+        let fm = FileManager.default
+        let real = dir.appendingPathComponent("buildings-real"), theme = real.appendingPathComponent("theme=buildings")
+        let elsewhere = dir.appendingPathComponent("elsewhere")
+        try fm.createDirectory(at: theme, withIntermediateDirectories: true)
+        try fm.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try fm.copyItem(atPath: TestPaths.fixture("city2k-parts/part-0.snappy.parquet"), toPath: theme.appendingPathComponent("part-0.snappy.parquet").path)
+        try fm.copyItem(atPath: TestPaths.fixture("city2k-parts/part-1.snappy.parquet"), toPath: elsewhere.appendingPathComponent("part-1.snappy.parquet").path)
+        try fm.createSymbolicLink(atPath: theme.appendingPathComponent("zz").path, withDestinationPath: elsewhere.path)
+        try fm.createSymbolicLink(atPath: theme.appendingPathComponent("loop").path, withDestinationPath: "..")
+        _ = fm.createFile(atPath: real.appendingPathComponent("_SUCCESS").path, contents: Data())
+        let dataset = dir.appendingPathComponent("buildings")
+        try fm.createSymbolicLink(atPath: dataset.path, withDestinationPath: real.path)
         // (One campaign: by default it is named after the sources.)
         let addresses = ["--addresses", TestPaths.fixture("city2k/addresses.zstd.parquet"), "--parquet-reader", "flyr",
                          "--campaign", "0b7f3c1e-5d2a-4e8b-9c6f-2a1d3e4f5a6b"]

@@ -121,15 +121,19 @@ public enum TileParts {
         } catch {
             throw OutputError("tile \(tile): cannot write \(temporary): \(error)")
         }
-        try replace(directory, with: temporary, tile: tile)
+        try replace(directory, with: temporary, tile: tile, plan: plan)
     }
 
     /// `temporary` renamed to `directory`. A retried task may find the parts of an attempt that
-    /// finished (the same bytes), perhaps while the merge reads them: the two are exchanged in one
-    /// step, so that `directory` is whole at every moment, and the old one removed after.
-    private static func replace(_ directory: String, with temporary: String, tile: Int) throws {
+    /// finished under the same plan, perhaps while the merge reads them: those are these bytes,
+    /// and are kept (the new ones dropped), so that the directory is never gone for a moment.
+    /// Another plan's are replaced.
+    private static func replace(_ directory: String, with temporary: String, tile: Int, plan: String) throws {
         let fm = FileManager.default
-        if fm.fileExists(atPath: directory), AtomicRename.exchange(temporary, directory) { return }
+        if let data = fm.contents(atPath: directory + "/" + countsName),
+           let existing = try? JSONDecoder().decode(Counts.self, from: data), existing.plan == plan, existing.tile == tile {
+            return
+        }
         try? fm.removeItem(atPath: directory)
         guard rename(temporary, directory) == 0 else {
             throw OutputError("tile \(tile): cannot rename \(temporary) to \(directory): \(String(cString: strerror(errno)))")
@@ -143,16 +147,21 @@ public enum TileParts {
     }
 
     /// The temporary parts that attempts of this tile killed before their end left beside
-    /// `directory` (a SIGKILL runs no cleanup): those written on this host by a process that is
-    /// gone. (Another host's may be an attempt still writing.)
+    /// `directory` (a SIGKILL runs no cleanup): those written on this host (the whole name's host)
+    /// by a process that is gone, untouched for an hour (a host name may be shared by machines or
+    /// containers whose processes this one cannot see: the hour keeps an attempt still writing).
     static func removeLeftovers(of directory: String) {
         let fm = FileManager.default
-        let parent = (directory as NSString).deletingLastPathComponent, name = (directory as NSString).lastPathComponent
-        let mine = name + ".tmp-\(ProcessInfo.processInfo.hostName)-"
-        for entry in (try? fm.contentsOfDirectory(atPath: parent)) ?? [] where entry.hasPrefix(mine) {
-            guard let pid = Int32(entry.dropFirst(mine.count).prefix { $0 != "-" }), pid != getpid(),
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? fm.removeItem(atPath: parent + "/" + entry)
+        let parent = (directory as NSString).deletingLastPathComponent, prefix = (directory as NSString).lastPathComponent + ".tmp-"
+        let uuid = 36  // UUID().uuidString's length
+        for entry in (try? fm.contentsOfDirectory(atPath: parent)) ?? [] where entry.hasPrefix(prefix) && entry.count > prefix.count + uuid + 1 {
+            // host-pid-UUID: the pid between the last two dashes before the UUID.
+            let middle = entry.dropFirst(prefix.count).dropLast(uuid + 1)
+            guard let dash = middle.lastIndex(of: "-"), String(middle[..<dash]) == ProcessInfo.processInfo.hostName,
+                  let pid = Int32(middle[middle.index(after: dash)...]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = parent + "/" + entry
+            let touched = [path, path + "/written"].compactMap { (try? fm.attributesOfItem(atPath: $0))?[.modificationDate] as? Date }.max()
+            if let touched, Date().timeIntervalSince(touched) > 3600 { try? fm.removeItem(atPath: path) }
         }
     }
 

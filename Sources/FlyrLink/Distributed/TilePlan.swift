@@ -53,7 +53,7 @@ public struct TilePlan: Sendable, Codable {
 
     /// What the plan says of a source in `readWhole`.
     public static func readWholeWarning(_ source: String) -> String {
-        "every tile reads \(source) whole (a tile reads only its part of GeoParquet, or of FlatGeobuf with a spatial index: ogr2ogr -f FlatGeobuf writes one)"
+        "every tile reads \(source) whole (a tile reads only its part of GeoParquet read by flyr-link's own reader, --parquet-reader flyr where GDAL has a Parquet driver, or of FlatGeobuf with a spatial index: ogr2ogr -f FlatGeobuf writes one)"
     }
 
     /// The plan's rejects (rejects.csv's bytes), beside it.
@@ -152,7 +152,8 @@ public struct TilePlan: Sendable, Codable {
     /// a local directory read as a partitioned dataset, by each of its parts).
     static func fingerprints(_ options: RunOptions, hashing: Bool = true) -> [InputFile] {
         let specs = [options.buildings, options.addresses] + (options.territory.map { [$0] } ?? [])
-        return specs.flatMap { LocalSource.parquetParts($0.location) ?? [$0.location] }.compactMap { path in
+        // (A directory that cannot be walked has no fingerprint: the steps then say it cannot be read.)
+        return specs.flatMap { spec in (try? LocalSource.parquetParts(spec.location)).flatMap { $0 } ?? [spec.location] }.compactMap { path in
             guard let attrs = try? FileManager.default.attributesOfItem(atPath: path),
                   (attrs[.type] as? FileAttributeType) == .typeRegular, let size = attrs[.size] as? Int,
                   let modified = (attrs[.modificationDate] as? Date)?.timeIntervalSince1970 else { return nil }

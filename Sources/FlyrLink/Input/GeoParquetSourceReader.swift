@@ -23,7 +23,12 @@ enum GeoParquetSourceReader {
             guard !parts.isEmpty else { throw InputError("\(role.rawValue): \(spec.description): no .parquet object under this prefix") }
         } else if let remote {
             parts = [.remote(remote)]
-        } else if let local = LocalSource.parquetParts(spec.location), !local.isEmpty {
+        } else if LocalSource.kind(spec.location) == .directory {
+            let local: [String]
+            do throws(InputError) { local = try LocalSource.parquetParts(spec.location) ?? [] } catch {
+                throw InputError("\(role.rawValue): \(error.message)")
+            }
+            guard !local.isEmpty else { throw InputError("\(role.rawValue): cannot open \(spec.location): a directory with no .parquet file under it") }
             parts = local.map { .local($0) }
         } else {
             parts = [.local(spec.location)]
@@ -69,7 +74,8 @@ enum GeoParquetSourceReader {
             }
             // Rows are numbered through the dataset, part after part.
             let firstOrdinal = report.rowsInFile + 1
-            sink.reserveCapacity(report.rowsInFile + file.numRows)
+            // (Room for every row only when every row is read: a tile of a continent reads a few.)
+            if box == nil { sink.reserveCapacity(report.rowsInFile + file.numRows) }
             let stats: ReadStats
             do {
                 stats = try file.read(columns: columns, geometryColumn: geometryName, bbox: box) { batch in

@@ -22,16 +22,36 @@ enum LocalSource {
     /// The parts of a partitioned GeoParquet dataset in a local directory (Overture's layout,
     /// downloaded or on a shared file system): every file under it, at any depth, whose name ends
     /// in `.parquet`, in the order of their paths below it (bytewise, as S3 lists the same keys
-    /// under a prefix); nil when `path` is not a directory.
-    static func parquetParts(_ path: String) -> [String]? {
-        guard kind(path) == .directory, let walk = FileManager.default.enumerator(atPath: path) else { return nil }
-        var parts: [String] = []
-        while let relative = walk.nextObject() as? String {
-            let full = (path as NSString).appendingPathComponent(relative)
-            if relative.hasSuffix(".parquet"), kind(full) == .regular { parts.append(relative) }
+    /// under a prefix); nil when `path` is not a directory. Symbolic links are followed (a
+    /// directory met twice, as a loop would, is read once); a directory that cannot be read is an
+    /// error, not a part left out.
+    static func parquetParts(_ path: String) throws(InputError) -> [String]? {
+        guard kind(path) == .directory else { return nil }
+        var parts: [(relative: String, full: String)] = []
+        var seen = Set<[UInt64]>()
+        func walk(_ directory: String, _ relative: String) throws(InputError) {
+            var st = stat()
+            guard stat(directory, &st) == 0, seen.insert([UInt64(st.st_dev), UInt64(st.st_ino)]).inserted else { return }
+            guard let dir = opendir(directory) else {
+                throw InputError("cannot read \(directory), a directory under \(path): \(String(cString: strerror(errno)))")
+            }
+            var names: [String] = []
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                if name != "." && name != ".." { names.append(name) }
+            }
+            closedir(dir)
+            for name in names {
+                let full = directory + "/" + name, below = relative.isEmpty ? name : relative + "/" + name
+                switch kind(full) {
+                case .directory: try walk(full, below)
+                case .regular where name.hasSuffix(".parquet"): parts.append((below, full))
+                default: break
+                }
+            }
         }
-        return parts.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            .map { (path as NSString).appendingPathComponent($0) }
+        try walk(path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path, "")
+        return parts.sorted { Array($0.relative.utf8).lexicographicallyPrecedes(Array($1.relative.utf8)) }.map(\.full)
     }
 
     /// Why `path` cannot be read as a source before anything opens it; nil when it may be

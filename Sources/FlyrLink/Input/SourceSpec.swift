@@ -47,7 +47,10 @@ public struct SourceSpec: Sendable, Hashable, Codable {
 
     var isGeoParquet: Bool {
         if RemoteLocation(location)?.isPrefix == true { return true }   // a partitioned dataset on S3
-        if LocalSource.parquetParts(location)?.isEmpty == false { return true }   // ... or in a local directory
+        // ... or in a local directory (one that cannot be walked too: the GeoParquet reader says why).
+        if LocalSource.kind(location) == .directory {
+            do throws(InputError) { if try LocalSource.parquetParts(location)?.isEmpty == false { return true } } catch { return true }
+        }
         let lower = (RemoteLocation(location)?.pathForExtension ?? location).lowercased()
         return lower.hasSuffix(".parquet") || lower.hasSuffix(".geoparquet")
     }
