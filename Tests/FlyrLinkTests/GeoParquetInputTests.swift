@@ -84,3 +84,55 @@ final class GeoParquetInputTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("broken.parquet"), r.stderr)
     }
 }
+
+/// A layer larger than one process holds (`LayerLimits`: 2³¹ rows, 2³² footprint points) is one
+/// error naming the source, not a trap; here with limits small enough to reach.
+final class LayerLimitsTests: XCTestCase {
+    /// A whole GeoParquet read is refused from its footers, before the rows are read.
+    func testAGeoParquetReadOfMoreRowsThanAProcessHoldsIsRefusedFromItsFooters() throws {
+        let spec = SourceSpec(location: TestPaths.fixture("city2k/buildings.snappy.parquet"))
+        XCTAssertThrowsError(try GeoParquetSourceReader.read(spec, role: .buildings, mapping: FieldMapping(), lonLatBox: nil,
+                                                             limits: LayerLimits(rows: 1999))) { error in
+            XCTAssertTrue("\(error)".contains("buildings: \(spec.description): more than 1999 rows"), "\(error)")
+        }
+        let table = try GeoParquetSourceReader.read(spec, role: .buildings, mapping: FieldMapping(), lonLatBox: nil, limits: LayerLimits(rows: 2000))
+        XCTAssertEqual(table.recordCount, 2000)
+    }
+
+    /// The ingest of any reader's rows stops at the limits (rows, or the footprints' points) and says so.
+    func testTheIngestRefusesMoreRowsOrPointsThanAProcessHolds() throws {
+        let pool = WorkerPool(threads: 1)
+        let buildings = try GDALSourceReader.read(SourceSpec(location: TestPaths.helsinkiBuildings), role: .buildings, mapping: FieldMapping())
+        let addresses = try GDALSourceReader.read(SourceSpec(location: TestPaths.helsinkiAddresses), role: .addresses, mapping: FieldMapping())
+        let points = buildings.records.reduce(0) { total, r in
+            if case .polygons(let f)? = r.geometry { return total + f.points.count }
+            return total
+        }
+        for limits in [LayerLimits(rows: buildings.records.count - 1), LayerLimits(points: points / 2)] {
+            let intake = Ingest.BuildingIntake(limits: limits)
+            var records = buildings.records
+            intake.consume(&records)
+            XCTAssertThrowsError(try intake.finish(buildings, pool: pool)) { error in
+                XCTAssertTrue("\(error)".contains("buildings: \(TestPaths.helsinkiBuildings): " + (limits.rows < Int(Int32.max) ? "more than" : "footprints of more than")), "\(error)")
+            }
+        }
+        let intake = Ingest.AddressIntake(limits: LayerLimits(rows: addresses.records.count - 1))
+        var records = addresses.records
+        intake.consume(&records)
+        XCTAssertThrowsError(try intake.sortIDs(addresses, pool: pool)) { error in
+            XCTAssertTrue("\(error)".contains("more than \(addresses.records.count - 1) rows"), "\(error)")
+        }
+        // At the limits, the same rows are taken as ever.
+        let exact = Ingest.BuildingIntake(limits: LayerLimits(rows: buildings.records.count, points: points))
+        var all = buildings.records
+        exact.consume(&all)
+        XCTAssertEqual(try exact.finish(buildings, pool: pool).rows.count, try Self.acceptedBuildings(buildings, pool: pool))
+    }
+
+    private static func acceptedBuildings(_ table: SourceTable, pool: WorkerPool) throws -> Int {
+        let intake = Ingest.BuildingIntake()
+        var records = table.records
+        intake.consume(&records)
+        return try intake.finish(table, pool: pool).rows.count
+    }
+}

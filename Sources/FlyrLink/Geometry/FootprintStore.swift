@@ -171,6 +171,8 @@ final class FootprintStore: @unchecked Sendable {
         private var slabs = Slabs()
         private var pointCount = 0, endCount = 0
         private(set) var count = 0
+        /// How many points the footprints appended hold.
+        var points: Int { pointCount }
         private var taken = false
 
         init() {

@@ -6,7 +6,7 @@ import GeoParquet
 /// groups whose bbox statistics meet it.
 enum GeoParquetSourceReader {
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, lonLatBox: BBox?,
-                     sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
+                     sink: RecordSink = RecordSink(), limits: LayerLimits = LayerLimits()) throws(InputError) -> SourceTable {
         let remote = RemoteLocation(spec.location)
         if remote == nil, let why = LocalSource.problem(spec.location) {
             throw InputError("\(role.rawValue): cannot open \(spec.location): \(why)")
@@ -72,8 +72,12 @@ enum GeoParquetSourceReader {
                     throw InputError("\(role.rawValue): \(file.path) has no column '\(missing)', which the first file of \(spec.description) has")
                 }
             }
-            // Rows are numbered through the dataset, part after part.
+            // Rows are numbered through the dataset, part after part. A whole read of more rows
+            // than a process holds is refused from the footers, before hours of reading.
             let firstOrdinal = report.rowsInFile + 1
+            if box == nil, report.rowsInFile + file.numRows > limits.rows {
+                throw InputError("\(role.rawValue): \(spec.description): \(limits.tooManyRows())")
+            }
             // (Room for every row only when every row is read: a tile of a continent reads a few.)
             if box == nil { sink.reserveCapacity(report.rowsInFile + file.numRows) }
             let stats: ReadStats

@@ -110,10 +110,17 @@ struct Ingest {
         private var fields = PackedFields.Builder()
         private var batchRows: [(fields: UInt32?, row: Int, location: Point2)] = []
 
+        /// Set once the layer holds more rows than one process can (`LayerLimits`): the rest are
+        /// dropped as they come, and `sortIDs` says so.
+        private var tooMany: String?
+        private let limits: LayerLimits
+        private var consumed = 0
+
         /// `keeping`: the fields the run reads or writes (nil: all; the id always); the others are
         /// dropped as they are read.
-        init(keeping: Set<AddressField>? = nil) {
+        init(keeping: Set<AddressField>? = nil, limits: LayerLimits = LayerLimits()) {
             kept = keeping.map { keep in AddressField.allCases.map { $0 == .id || keep.contains($0) } }
+            self.limits = limits
         }
 
         /// About `n` rows in all: room made once, on huge pages (the id ordering reads them in random order).
@@ -125,7 +132,10 @@ struct Ingest {
 
         func consume(_ batch: inout [SourceTable.Record]) {
             batchRows.removeAll(keepingCapacity: true)
+            guard tooMany == nil else { return }
             for r in batch.indices {
+                consumed += 1
+                if consumed > limits.rows { tooMany = limits.tooManyRows(); break }
                 let rawID = batch[r].values[0], ordinal = batch[r].ordinal
                 let location: Point2
                 switch batch[r].geometry {
@@ -167,6 +177,7 @@ struct Ingest {
         /// (Two steps: a run sorts both layers' ids before it moves either's geometry, so that
         /// no layer's keys are held beside the footprints' reordering.)
         func sortIDs(_ table: SourceTable, pool: WorkerPool) throws(InputError) {
+            if let tooMany { throw InputError("\(layer): \(table.spec.description): \(tooMany)") }
             let rows = parked.finish()
             let (crs, assumed) = try usableCRS(for: table, sample: Array(locations.prefix(1000)))
             // Points already in lon/lat keep their exact input values, where they are; the others
@@ -232,14 +243,25 @@ struct Ingest {
         /// Metres per unit of the height field (`--height-unit`).
         private let heightScale: Double
 
-        init(heightScale: Double = 1) { self.heightScale = heightScale }
+        /// (As the addresses'.)
+        private var tooMany: String?
+        private let limits: LayerLimits
+        private var consumed = 0
+
+        init(heightScale: Double = 1, limits: LayerLimits = LayerLimits()) {
+            self.heightScale = heightScale
+            self.limits = limits
+        }
 
         /// About `n` rows in all: room for their keys made once.
         func expect(_ n: Int) { keys.reserveCapacity(n) }
 
         func consume(_ batch: inout [SourceTable.Record]) {
             batchRows.removeAll(keepingCapacity: true)
-            for r in batch.indices {
+            guard tooMany == nil else { return }
+            records: for r in batch.indices {
+                consumed += 1
+                if consumed > limits.rows { tooMany = limits.tooManyRows(); break }
                 // The geometry and values moved out of the record (a copy was a reference count
                 // raised and dropped per array, per building).
                 var geometry: SourceGeometry?, values: [String?] = []
@@ -261,6 +283,7 @@ struct Ingest {
                         }
                         usable = Footprint(polygons: polygons)
                     }
+                    guard footprints.points + usable.points.count <= limits.points else { tooMany = limits.tooManyPoints(); break records }
                     let id = rawID.map(trimmed) ?? ""
                     if id.isEmpty { unnamed.append(keys.count + batchRows.count) }
                     batchRows.append((ids.append([id.isEmpty ? nil : id]), values[1].flatMap(parseNumber).map { heightScale == 1 ? $0 : $0 * heightScale },
@@ -286,6 +309,7 @@ struct Ingest {
         /// Brings the footprints to lon/lat, rejects those outside the CRS's range, names the rows
         /// without ids and orders everything by id.
         func finish(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<Building> {
+            if let tooMany { throw InputError("\(layer): \(table.spec.description): \(tooMany)") }
             let footprints = footprints.finish()
             let sample = (0..<min(footprints.count, 1000)).flatMap { footprints[$0].points }
             let (crs, assumed) = try usableCRS(for: table, sample: sample)
@@ -438,3 +462,19 @@ struct Ingest {
 extension Building: Ingest.Identified {}
 
 extension AddressPoint: Ingest.Identified {}
+
+/// What one process holds of a layer: row indices are 32-bit (2³¹ rows) and a footprint store's
+/// point offsets too (2³² points, about 500M buildings of ~8 points). A larger layer is one
+/// error, not a trap (a distributed run's plan reads the layers whole too).
+struct LayerLimits: Sendable {
+    var rows = Int(Int32.max)
+    var points = Int(UInt32.max)
+
+    func tooManyRows() -> String {
+        "more than \(rows) rows: one process reads at most that many rows of a layer; link the territory in parts, a --territory at a time"
+    }
+
+    func tooManyPoints() -> String {
+        "footprints of more than \(points) points: one process holds at most that many; link the territory in parts, a --territory at a time"
+    }
+}
