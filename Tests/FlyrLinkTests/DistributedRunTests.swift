@@ -254,6 +254,24 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: refused))
     }
 
+    /// A tile with no address of its own (every address on one spot: the cut puts them all in the
+    /// upper tile) decides nothing and writes empty parts; the outputs are still one run's.
+    func testATileWithNoAddressesOfItsOwn() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        func collection(_ features: [String]) -> String { #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}" }
+        let building = #"{"type":"Feature","properties":{"id":"b1"},"geometry":{"type":"Polygon","coordinates":[[[24.9400,60.1700],[24.9402,60.1700],[24.9402,60.1701],[24.9400,60.1701],[24.9400,60.1700]]]}}"#
+        let addresses = (1...3).map { #"{"type":"Feature","properties":{"id":"a\#($0)","housenumber":"\#($0)","street":"Testikatu"},"geometry":{"type":"Point","coordinates":[24.94005,60.17005]}}"# }
+        let buildingsPath = dir.appendingPathComponent("buildings.geojson"), addressesPath = dir.appendingPathComponent("addresses.geojson")
+        try Data(collection([building]).utf8).write(to: buildingsPath)
+        try Data(collection(addresses).utf8).write(to: addressesPath)
+        let sources = ["--buildings", buildingsPath.path, "--addresses", addressesPath.path]
+        let decisions = try tiledRun(sources, tiles: 2, in: dir)
+        let plan = try TilePlan.read(decisions + "/plan.json")
+        XCTAssertEqual(plan.tiles.map(\.addresses), [0, 3])
+        try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
+        XCTAssertEqual(try OutputFiles.csv(dir.appendingPathComponent("one/links.csv").path).count, 3)
+    }
+
     /// The merge takes only the parts of every tile of its plan, made with its options; a database
     /// is written by run --decisions. Nothing is written when it refuses.
     func testAMergeRefusesWhatIsNotEveryTilesPartsOfItsPlan() throws {
