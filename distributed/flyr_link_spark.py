@@ -48,11 +48,6 @@ def masked(text):
     return re.sub(r"(password\s*=\s*)('[^']*'|\S+)", r"\1***", text)
 
 
-# flyr-link's own words (TilePlan.readWholeWarning).
-WHOLE = ("every tile reads {source} whole (a tile reads only its part of GeoParquet read by flyr-link's own reader, "
-         "--parquet-reader flyr where GDAL has a Parquet driver, or of FlatGeobuf with a spatial index: ogr2ogr -f FlatGeobuf writes one)")
-
-
 class TileFailed(Exception):
     pass
 
@@ -125,10 +120,14 @@ def fail(line):
 
 
 def flyr_link(binary, *arguments):
-    """Runs flyr-link on the driver; its error line is the run's."""
+    """Runs flyr-link on the driver; its error line is the run's, and its warnings are passed on
+    (e.g. the plan's, of a source every tile reads whole)."""
     p = subprocess.run([binary, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         fail(f"flyr-link {arguments[0]} failed: {masked(p.stderr.strip()) or p.returncode}")
+    for line in p.stderr.splitlines():
+        if line.startswith("flyr-link: warning: "):
+            say(masked(line[len("flyr-link: "):]))
     return p.stdout
 
 
@@ -195,11 +194,8 @@ def main(argv):
         sources = ["--buildings", args.buildings, "--addresses", args.addresses]
         flyr_link(binary, "plan", *sources, *(["--tiles", str(args.tiles)] if args.tiles else []), *plan_args, "--out", plan)
         with open(plan) as f:
-            planned = json.load(f)
-        count = len(planned["tiles"])
+            count = len(json.load(f)["tiles"])
         say(f"plan: {count} tiles")
-        for source in planned.get("readWhole", []):
-            say(f"warning: {WHOLE.format(source=masked(source))}")
         sc = SparkContext(conf=SparkConf().setAppName("flyr-link"))
         sc.setLogLevel("ERROR")
         sc.addFile(binary)

@@ -166,7 +166,6 @@ public enum TilePartsMerge {
     /// The rows of `streams` (one after the other) of every tile, merged by key (bytewise; a key
     /// in two tiles is an error: each row is one tile's), written between `header` and `footer`
     /// with `separator` between rows; how many rows each tile gave of each stream.
-    @discardableResult
     static func merge(_ streams: [TileParts.Stream], of tiles: [Int], in directory: String, into path: String,
                       header: [UInt8], separator: [UInt8], footer: [UInt8]) throws -> [[Int]] {
         let out = try ByteWriter(path: path)
@@ -262,7 +261,7 @@ final class PartReader {
         key = buffer[(at + 2)..<(at + 2 + keyLength)]
         row = buffer[(at + 2 + keyLength + 4)..<(at + 2 + keyLength + 4 + rowLength)]
         at += 2 + keyLength + 4 + rowLength
-        guard !ordered || records == 0 || !key.lexicographicallyPrecedes(lastKey) else {
+        guard !ordered || !key.lexicographicallyPrecedes(lastKey) else {  // (nothing precedes the first's empty lastKey)
             throw InputError("parts: \(path) is not in the run's order (\(String(decoding: key, as: UTF8.self)) after \(String(decoding: lastKey, as: UTF8.self)))")
         }
         records += 1
