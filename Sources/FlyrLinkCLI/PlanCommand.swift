@@ -49,12 +49,9 @@ struct PlanCommand: ParsableCommand {
             settings.out = settings.out ?? out
             let options = try settings.options()
             let pipeline = LinkPipeline(options: options, observer: linking.progress.observer)
-            let (plan, rejects) = try pipeline.plan(tiles: tiles.map { .exact($0) } ?? .perAddresses(100_000))
-            try plan.write(to: out, rejects: rejects)
-            for source in plan.readWhole {
-                StandardError.line("warning: \(TilePlan.readWholeWarning(source))")
-            }
-            print("plan: \(plan.tiles.count) tiles of \(plan.addresses) addresses and \(plan.buildings) buildings → \(out)")
+            let plan = try pipeline.plan(tiles: tiles.map { .exact($0) } ?? .perAddresses(100_000)).write(to: out)
+            let packed = plan.packed.isEmpty ? "" : "; the tiles' packs of the \(plan.packed.map(\.rawValue).joined(separator: " and ")) → \(TilePlan.packsPath(plan: out))"
+            print("plan: \(plan.tiles.count) tiles of \(plan.addresses) addresses and \(plan.buildings) buildings → \(out)\(packed)")
         } catch {
             CLIError.exit(with: error)
         }

@@ -57,7 +57,7 @@ struct TileOptions: ParsableArguments {
         options.outputDirectory = ""
         options.threads = threads ?? RunOptions.defaultThreads
         options.tile = TileTask(pass: pass, tile: plan.tiles[tile], frame: plan.frame, measures: measures?.measures,
-                                prunedReads: plan.prunedReads)
+                                packDirectory: TilePlan.packsPath(plan: URL(fileURLWithPath: self.plan).standardizedFileURL.path))
         return (options, digest)
     }
 }

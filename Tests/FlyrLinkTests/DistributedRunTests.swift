@@ -212,6 +212,12 @@ final class DistributedRunTests: XCTestCase {
         }
     }
 
+    /// A tile pack's header (its first line).
+    static func packHeader(_ path: String) throws -> TilePack.Header {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try JSONDecoder().decode(TilePack.Header.self, from: bytes.prefix(upTo: bytes.firstIndex(of: UInt8(ascii: "\n"))!))
+    }
+
     /// report.json without its `run` (wall times, threads), report.html without the table of it.
     static func withoutTimings(_ file: String, _ data: Data) throws -> Data {
         switch file {
@@ -233,11 +239,29 @@ final class DistributedRunTests: XCTestCase {
         let sources = ["--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses]
         let decisions = try tiledRun(sources, tiles: 7, in: dir)
         try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
-        // GeoJSON is read whole by every tile: the plan says so.
-        let warned = try ProcessRunner.flyrLink(["plan"] + sources + ["--tiles", "2", "--out", dir.appendingPathComponent("warned.json").path])
-        XCTAssertEqual(warned.status, 0, warned.stderr)
-        XCTAssertTrue(warned.stderr.contains("warning: every tile reads \(TestPaths.helsinkiAddresses) whole"), warned.stderr)
         XCTAssertGreaterThan(try OutputFiles.csv(dir.appendingPathComponent("one/links.csv").path).count, 1000)
+        // GeoJSON cannot be read in parts: the plan cut both layers into the tiles' packs, each
+        // tile's a part of the whole.
+        let plan = try TilePlan.read(decisions + "/plan.json")
+        XCTAssertEqual(plan.packed, [.buildings, .addresses])
+        for layer in plan.packed {
+            let rows = try plan.tiles.map { tile in
+                XCTAssertEqual(tile.packs.keys.sorted(), ["addresses", "buildings"])
+                return try Self.packHeader(decisions + "/plan.packs/" + TilePack.fileName(tile: tile.index, layer: layer)).rows
+            }
+            let total = layer == .buildings ? plan.buildings : plan.addresses
+            // (The sample is small beside a tile's halo, about 500 m: each tile holds most of it.)
+            XCTAssertTrue(rows.allSatisfy { $0 > 0 && $0 < total }, "\(layer): \(rows) of \(total)")
+        }
+        // A pack that is not the plan's: the tile refuses it.
+        let pack = decisions + "/plan.packs/" + TilePack.fileName(tile: 3, layer: .addresses)
+        let packed = try Data(contentsOf: URL(fileURLWithPath: pack))
+        try (packed.dropLast() + Data([packed.last! ^ 1])).write(to: URL(fileURLWithPath: pack))
+        let stale = try ProcessRunner.flyrLink(["tile", "measures", "--plan", decisions + "/plan.json", "--tile", "3",
+                                                "--out", dir.appendingPathComponent("stale.json").path])
+        XCTAssertNotEqual(stale.status, 0)
+        XCTAssertTrue(stale.stderr.contains("is not the pack its plan was made with"), stale.stderr)
+        try packed.write(to: URL(fileURLWithPath: pack))
 
         // A tile's decisions missing, or a run with other linking options: one error, nothing written.
         let gone = dir.appendingPathComponent("decisions/" + TileDecisions.fileName(tile: 4))
@@ -375,13 +399,13 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
 
         // Two tiles that both claim the whole plane: their rows would be written twice (their counts
-        // are twice the plan's).
+        // are more than the plan's: nearly twice, each tile holding what its pack holds).
         let twice = try tiledRun(sources, tiles: 2, in: dir.appendingPathComponent("twice")) { plan in
             for t in plan.tiles.indices { plan.tiles[t].bounds = .everywhere }
         }
         let s = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("twice/out").path, "--parts", twice])
         XCTAssertNotEqual(s.status, 0)
-        XCTAssertTrue(s.stderr.contains("the tiles' parts hold 2754 addresses"), s.stderr)
+        XCTAssertTrue(s.stderr.contains("the tiles' parts hold 2642 addresses and 883 buildings, the plan 1377 and 482"), s.stderr)
     }
 
     /// A links-only run (the plan and the tiles told so), a GeoParquet one and a GeoPackage from
@@ -425,8 +449,8 @@ final class DistributedRunTests: XCTestCase {
         try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
         // A tile's read box is a small part of the city's.
         let plan = try TilePlan.read(decisions + "/plan.json")
-        XCTAssertTrue(plan.prunedReads)
-        XCTAssertEqual(plan.readWhole, [])
+        XCTAssertEqual(plan.packed, [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: decisions + "/plan.packs"))
         let city = plan.tiles.reduce(BBox.empty) { var b = $0; b.extend($1.linkReadBox); return b }
         let area = { (b: BBox) in (b.maxX - b.minX) * (b.maxY - b.minY) }
         XCTAssertTrue(plan.tiles.allSatisfy { area($0.measureReadBox) < 0.5 * area(city) })
@@ -563,8 +587,9 @@ final class DistributedRunTests: XCTestCase {
     }
 
     /// A layer that repeats an id: one run keeps its first row, which a tile reading a part cannot
-    /// know, so the tiles read everything.
-    func testARepeatedIDTurnsPrunedReadsOff() throws {
+    /// know, so the plan packs it (here GeoJSON, packed anyway; see the FlatGeobuf test for a
+    /// layer packed for its repeats alone).
+    func testARepeatedIDIsPacked() throws {
         let dir = TestPaths.temporaryDirectory(self)
         var collection = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestPaths.helsinkiBuildings))) as! [String: Any]
         var features = collection["features"] as! [Any]
@@ -574,8 +599,7 @@ final class DistributedRunTests: XCTestCase {
         try JSONSerialization.data(withJSONObject: collection).write(to: buildings)
         let sources = ["--buildings", buildings.path, "--addresses", TestPaths.helsinkiAddresses]
         let decisions = try tiledRun(sources, tiles: 3, in: dir)
-        XCTAssertFalse(try TilePlan.read(decisions + "/plan.json").prunedReads)
-        XCTAssertEqual(try TilePlan.read(decisions + "/plan.json").readWhole, [buildings.path, TestPaths.helsinkiAddresses])
+        XCTAssertEqual(try TilePlan.read(decisions + "/plan.json").packed, [.buildings, .addresses])
         try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
     }
 
@@ -587,9 +611,24 @@ final class DistributedRunTests: XCTestCase {
         try ProcessRunner.ogr2ogr(["-f", "FlatGeobuf", addresses, TestPaths.helsinkiAddresses])
         let sources = ["--buildings", buildings, "--addresses", addresses]
         let decisions = try tiledRun(sources, tiles: 6, in: dir)
-        XCTAssertTrue(try TilePlan.read(decisions + "/plan.json").prunedReads)
-        XCTAssertEqual(try TilePlan.read(decisions + "/plan.json").readWhole, [])
+        XCTAssertEqual(try TilePlan.read(decisions + "/plan.json").packed, [])
         try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
+
+        // A FlatGeobuf layer that repeats an id is packed; the other is still read in parts. (The
+        // repeat is in the addresses, whose reject rejects.csv lists.)
+        let repeated = dir.appendingPathComponent("repeated")
+        try FileManager.default.createDirectory(at: repeated, withIntermediateDirectories: true)
+        var collection = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestPaths.helsinkiAddresses))) as! [String: Any]
+        let features = collection["features"] as! [Any]
+        collection["features"] = features + features.prefix(3)
+        try JSONSerialization.data(withJSONObject: collection).write(to: repeated.appendingPathComponent("addresses.geojson"))
+        let twice = repeated.appendingPathComponent("addresses.fgb").path
+        try ProcessRunner.ogr2ogr(["-f", "FlatGeobuf", twice, repeated.appendingPathComponent("addresses.geojson").path])
+        let mixed = ["--buildings", buildings, "--addresses", twice]
+        let mixedDecisions = try tiledRun(mixed, tiles: 4, in: repeated)
+        XCTAssertEqual(try TilePlan.read(mixedDecisions + "/plan.json").packed, [.addresses])
+        try assertOneRunsOutputs(mixed, decisions: mixedDecisions, in: repeated)
+        XCTAssertTrue(try String(contentsOf: repeated.appendingPathComponent("one/rejects.csv"), encoding: .utf8).contains("duplicate id"))
     }
 
     func testATileRefusesSourcesChangedSinceThePlan() throws {

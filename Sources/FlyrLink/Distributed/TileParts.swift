@@ -269,7 +269,7 @@ public enum TileParts {
     }
 
     /// The file's bytes, read straight into the array (not through a Data of the same size).
-    private static func contents(_ path: String, tile: Int) throws -> [UInt8] {
+    static func contents(_ path: String, tile: Int) throws -> [UInt8] {
         let fd = open(path, O_RDONLY)
         var info = stat()
         guard fd >= 0, fstat(fd, &info) == 0 else {

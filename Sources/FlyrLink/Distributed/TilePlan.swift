@@ -5,7 +5,7 @@ import Foundation
 /// alone; the finishing run (`flyr-link run --decisions`) checks that the plan is its own.
 public struct TilePlan: Sendable, Codable {
     public static let format = "flyr-link-plan"
-    public static let version = 5
+    public static let version = 6
 
     public var format = TilePlan.format
     public var version = TilePlan.version
@@ -18,12 +18,11 @@ public struct TilePlan: Sendable, Codable {
     public var inputs: [InputFile]
     public var addresses: Int
     public var buildings: Int
-    /// Whether a tile may read only the row groups that meet its box: not when a layer repeats an
-    /// id (one run keeps the first row of an id; a tile that reads a part cannot tell which is first).
-    public var prunedReads: Bool
-    /// The sources (as given) that every tile reads whole: neither GeoParquet nor FlatGeobuf with a
-    /// spatial index (or any, when pruned reads are off). The run's reading then grows with its tiles.
-    public var readWhole: [String]
+    /// The layers the plan cut into tiles' packs (`TilePack`, in `packsPath`), which the tiles read
+    /// in place of the source: a source a tile cannot read in part (neither GeoParquet nor
+    /// FlatGeobuf with a spatial index), or a layer that repeats an id (one run keeps the first row
+    /// of an id; a tile that reads a part cannot tell which is first).
+    public var packed: [LayerRole]
     /// The campaign the links belong to (`RunOptions.resolvedCampaignID` of the options the plan
     /// was made with): the tiles' outputs pass writes it into every link's id.
     public var campaignID: String
@@ -51,14 +50,14 @@ public struct TilePlan: Sendable, Codable {
     static let nonFinite = (encoding: JSONEncoder.NonConformingFloatEncodingStrategy.convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"),
                             decoding: JSONDecoder.NonConformingFloatDecodingStrategy.convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan"))
 
-    /// What the plan says of a source in `readWhole`.
-    public static func readWholeWarning(_ source: String) -> String {
-        "every tile reads \(source) whole (a tile reads only its part of GeoParquet read by flyr-link's own reader, --parquet-reader flyr where GDAL has a Parquet driver, or of FlatGeobuf with a spatial index: ogr2ogr -f FlatGeobuf writes one)"
-    }
-
     /// The plan's rejects (rejects.csv's bytes), beside it.
     public static func rejectsPath(plan: String) -> String {
         (plan.hasSuffix(".json") ? String(plan.dropLast(5)) : plan) + ".rejects.csv"
+    }
+
+    /// The directory of the plan's tile packs (`packed`), beside it.
+    public static func packsPath(plan: String) -> String {
+        (plan.hasSuffix(".json") ? String(plan.dropLast(5)) : plan) + ".packs"
     }
 
     public struct InputFile: Sendable, Codable, Equatable {
@@ -85,6 +84,8 @@ public struct TilePlan: Sendable, Codable {
         /// halo around it. A GeoParquet source is read only where its row groups meet it.
         public var linkReadBox: BBox
         public var measureReadBox: BBox
+        /// The SHA-256 of the tile's pack of each layer in `packed`, by the layer's name.
+        public var packs: [String: String] = [:]
     }
 
     public struct Halo: Sendable, Codable, Equatable {
@@ -136,6 +137,51 @@ public struct TilePlan: Sendable, Codable {
             throw error
         }
         try plan.write(to: path)
+    }
+
+    /// A plan as made (`LinkPipeline.plan`), with its rejects and what it keeps of the layers it packs.
+    public struct Made {
+        public var plan: TilePlan
+        public var rejects: [Reject]
+        let packing: TilePacking?
+
+        /// The tiles' packs (`packsPath`, replacing a plan's packs there), the rejects and the plan,
+        /// each written whole or not at all: the plan as written (with its packs' SHA-256).
+        public func write(to path: String) throws -> TilePlan {
+            var plan = plan
+            let fm = FileManager.default
+            let directory = TilePlan.packsPath(plan: path)
+            // (Only a directory of packs is ever replaced: anything else there is the user's.)
+            if let entries = try? fm.contentsOfDirectory(atPath: directory), entries.contains(where: { !$0.hasSuffix(".pack") }) {
+                throw OutputError("plan: \(directory) is in the way of the plan's packs (it holds more than packs); move it or name the plan otherwise")
+            }
+            if let packing, !packing.layers.isEmpty {
+                let temporary = directory + ".tmp-\(getpid())"
+                try? fm.removeItem(atPath: temporary)
+                do {
+                    guard mkdir(temporary, 0o755) == 0 else { throw OutputError("plan: cannot make \(temporary): \(String(cString: strerror(errno)))") }
+                    let digests = try packing.write(plan.tiles, to: temporary, pool: WorkerPool(threads: plan.options.threads))
+                    for t in plan.tiles.indices {
+                        plan.tiles[t].packs = Dictionary(uniqueKeysWithValues: digests[t].map { ($0.key.rawValue, $0.value) })
+                    }
+                    // The old packs out of the way, the new ones in (a tile of the old plan then finds
+                    // a pack of another SHA-256, and says so).
+                    let old = directory + ".old-\(getpid())"
+                    if fm.fileExists(atPath: directory), rename(directory, old) != 0 {
+                        throw OutputError("plan: cannot move \(directory): \(String(cString: strerror(errno)))")
+                    }
+                    guard rename(temporary, directory) == 0 else { throw OutputError("plan: cannot write \(directory): \(String(cString: strerror(errno)))") }
+                    try? fm.removeItem(atPath: old)
+                } catch {
+                    try? fm.removeItem(atPath: temporary)
+                    throw error
+                }
+            } else {
+                try? fm.removeItem(atPath: directory)
+            }
+            try plan.write(to: path, rejects: rejects)
+            return plan
+        }
     }
 
     /// Written whole or not at all (a temporary sibling, renamed).

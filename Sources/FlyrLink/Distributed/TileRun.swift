@@ -18,8 +18,9 @@ public enum TileCount: Sendable {
 extension LinkPipeline {
     /// plan: the sources read and framed as a run reads them, the addresses cut into `tiles` tiles
     /// of nearly equal counts, each with the halos its passes read; with what the report says of
-    /// the sources, and their rejects (rejects.csv's rows).
-    public func plan(tiles: TileCount) throws -> (plan: TilePlan, rejects: [Reject]) {
+    /// the sources, their rejects (rejects.csv's rows), and the rows of each layer a tile cannot
+    /// read in part, for the tiles' packs (`TilePack`).
+    public func plan(tiles: TileCount) throws -> TilePlan.Made {
         try options.validate()
         guard options.tile == nil, options.decisionsDirectory == nil else { throw InputError("plan: give the sources, not a tile or decisions") }
         var quiet = options
@@ -28,10 +29,12 @@ extension LinkPipeline {
         let pipeline = LinkPipeline(options: quiet, observer: observer)
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
-        var inputs = try pipeline.readAndIngest(clock, pool)
-        let repeatsAnID = (inputs.buildings.rejects + inputs.addresses.rejects).contains { $0.reason.hasPrefix("duplicate id") }
+        // (A pack of addresses holds every field the outputs pass writes.)
+        var inputs = try pipeline.readAndIngest(clock, pool, allAddressFields: writesRecords)
         let extents = Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool)
         let frame = Self.frame(inputs.territory, extents)
+        let packed = Self.packed(inputs)
+        let packing = packed.isEmpty ? nil : TilePacking(inputs, packing: packed, frame: frame, pool: pool)
         let layers = pipeline.frameStage(&inputs, frame: frame, clock, pool)
         let points = layers.points!, footprints = layers.footprints!
         let boxes = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].bbox }
@@ -69,11 +72,20 @@ extension LinkPipeline {
                                                      addressBox: extents.addresses, buildingBox: extents.buildings),
             warningsAfterLinks: RunWarnings.heights(layers.buildingRows!.restore(pool: pool), unit: options.heightUnit))
         let plan = TilePlan(options: options.resolvingPaths, frame: frame, inputs: fingerprints, addresses: points.count,
-                            buildings: footprints.count, prunedReads: !repeatsAnID,
-                            readWhole: [inputs.buildingSource, inputs.addressSource].filter { repeatsAnID || !$0.readsInParts }.map(\.spec.description),
+                            buildings: footprints.count, packed: [LayerRole.buildings, .addresses].filter(packed.contains),
                             campaignID: options.resolvedCampaignID,
                             sources: sources, tiles: planned)
-        return (plan, rejects)
+        return TilePlan.Made(plan: plan, rejects: rejects, packing: packing)
+    }
+
+    /// The layers a tile cannot read in part, which the plan packs: a source read whole (neither
+    /// GeoParquet nor FlatGeobuf with a spatial index), or a layer that repeats an id.
+    static func packed(_ inputs: ReadLayers) -> Set<LayerRole> {
+        func repeats(_ rejects: [Reject]) -> Bool { rejects.contains { $0.reason.hasPrefix("duplicate id") } }
+        var packed = Set<LayerRole>()
+        if !inputs.buildingSource.readsInParts || repeats(inputs.buildings.rejects) { packed.insert(.buildings) }
+        if !inputs.addressSource.readsInParts || repeats(inputs.addresses.rejects) { packed.insert(.addresses) }
+        return packed
     }
 
     /// What a tile's pass gives: its own addresses' part of the run's measures, or their decisions.
@@ -135,11 +147,11 @@ extension LinkPipeline {
     }
 
     /// What a tile's pass reads: the sources as a run reads them, only where they meet the tile's
-    /// read box (GeoParquet's row groups, an indexed FlatGeobuf file's features) when the plan
-    /// allows, in the plan's frame (the whole run's: this read's extent is the tile's), cut to the
+    /// read box (GeoParquet's row groups, an indexed FlatGeobuf file's features), or the tile's
+    /// packs of the layers the plan packed, in the plan's frame (the whole run's: this read's extent is the tile's), cut to the
     /// tile's scope and indexed.
     func tileScene(_ task: TileTask, _ clock: Clock, _ pool: WorkerPool) throws -> (FramedLayers, TileScope, IndexedScene) {
-        var inputs = try readAndIngest(clock, pool, within: task.prunedReads ? task.readBox : nil)
+        var inputs = try readAndIngest(clock, pool, within: task.readBox, packs: task.packs)
         var layers = frameStage(&inputs, frame: task.frame, clock, pool)
         let scope = layers.tileScope!
         let indexed = indexStage(&layers, clock, pool)

@@ -16,15 +16,26 @@ public struct TileTask: Sendable, Codable {
     public var frame: LocalMetricFrame
     /// The run's measures (the link pass).
     public var measures: RunMeasures?
-    /// Whether the tile reads only what meets its read box (`TilePlan.prunedReads`).
-    public var prunedReads: Bool
+    /// The plan's packs directory (`TilePlan.packsPath`), where the tile's packs of the layers
+    /// the plan packed are (`TilePlan.Tile.packs`).
+    public var packDirectory: String
 
-    public init(pass: Pass, tile: TilePlan.Tile, frame: LocalMetricFrame, measures: RunMeasures?, prunedReads: Bool) {
+    public init(pass: Pass, tile: TilePlan.Tile, frame: LocalMetricFrame, measures: RunMeasures?, packDirectory: String) {
         self.pass = pass
         self.tile = tile
         self.frame = frame
         self.measures = measures
-        self.prunedReads = prunedReads
+        self.packDirectory = packDirectory
+    }
+
+    /// The tile's packs: each packed layer's file and SHA-256.
+    var packs: [LayerRole: (path: String, sha256: String)] {
+        var packs: [LayerRole: (path: String, sha256: String)] = [:]
+        for (name, sha) in tile.packs {
+            guard let layer = LayerRole(rawValue: name) else { continue }
+            packs[layer] = (packDirectory + "/" + TilePack.fileName(tile: tile.index, layer: layer), sha)
+        }
+        return packs
     }
 
     /// (The outputs pass reads what the link pass read: a building's rows read its links, whose

@@ -10,46 +10,90 @@ struct ReadLayers {
 extension LinkPipeline {
     /// read, then ingest: the layers' accepted rows parked, their footprints and points in lon/lat.
     /// `within`: a tile's lon/lat box, which GeoParquet's row groups and an indexed FlatGeobuf
-    /// file's features are read within (see `SourceReader.read`).
-    func readAndIngest(_ clock: Clock, _ pool: WorkerPool, within tileBox: BBox? = nil) throws -> ReadLayers {
+    /// file's features are read within (see `SourceReader.read`); `packs`: a tile's packs of the
+    /// layers its plan packed, read in place of the sources (`TilePack`: the run's ingested rows).
+    /// `allAddressFields`: every field of the addresses kept, whatever the run writes (a plan's packs).
+    func readAndIngest(_ clock: Clock, _ pool: WorkerPool, within tileBox: BBox? = nil,
+                       packs: [LayerRole: (path: String, sha256: String)] = [:], allAddressFields: Bool = false) throws -> ReadLayers {
         // read: both layers at once (separate GDAL datasets), and the territory. Records go to
         // the ingest intakes in batches as they are read, so no layer is ever held as records.
         let buildingIntake = Ingest.BuildingIntake(heightScale: (options.heightUnit ?? .m).metres)
-        let addressIntake = Ingest.AddressIntake(keeping: writesRecords ? nil : AddressField.linking)
+        let addressIntake = Ingest.AddressIntake(keeping: writesRecords || allAddressFields ? nil : AddressField.linking)
         let counter = observer.map { ReadProgress(observer: $0) }
-        let (buildingTable, addressTable, territory) = try stage(.read, clock, "buildings and addresses",
-                                                                 items: { $0.0.recordCount + $0.1.recordCount }) {
+        let tile = options.tile?.tile.index ?? 0
+        let (tables, territory) = try stage(.read, clock, "buildings and addresses",
+                                            items: { ($0.0.0?.recordCount ?? 0) + ($0.0.1?.recordCount ?? 0) }) {
             let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
             var box = territory?.footprint.bbox
             if let tileBox { box = box.map { $0.intersection(tileBox) } ?? tileBox }
-            let tables = try readBoth(within: box, indexedFlatGeobuf: tileBox != nil, buildingIntake, addressIntake, progress: counter)
-            return ((tables.0, tables.1, territory), "\(tables.0.recordCount) buildings, \(tables.1.recordCount) addresses")
+            let tables = try readBoth(within: box, indexedFlatGeobuf: tileBox != nil, skipping: Set(packs.keys), buildingIntake, addressIntake,
+                                      progress: counter)
+            return ((tables, territory), "\(tables.0?.recordCount ?? 0) buildings, \(tables.1?.recordCount ?? 0) addresses")
         }
-        // ingest: bring the accepted rows to lon/lat, name and order them.
-        let (b, a) = try stage(.ingest, clock, items: { $0.0.rows.count + $0.1.rows.count }) {
+        // ingest: bring the accepted rows to lon/lat, name and order them (or take a pack's, so made).
+        let (b, a) = try stage(.ingest, clock, items: { $0.0.result.rows.count + $0.1.result.rows.count }) {
             // One layer after the other, each on all the workers. The addresses' ids sorted first:
             // their keys are gone before the footprints are reordered.
-            try addressIntake.sortIDs(addressTable, pool: pool)
-            let b = try buildingIntake.finish(buildingTable, pool: pool)
-            let a = addressIntake.finish(pool: pool)
-            return ((b, a), "\(b.rows.count) buildings, \(a.rows.count) addresses accepted")
+            let a: (result: Ingest.Result<AddressPoint>, source: SourceSummary)
+            if let table = tables.1 {
+                try addressIntake.sortIDs(table, pool: pool)
+                a = (addressIntake.finish(pool: pool), SourceSummary(table))
+            } else {
+                let pack = try TilePack.read(packs[.addresses]!.path, sha256: packs[.addresses]!.sha256, tile: tile, layer: .addresses,
+                                             as: AddressPoint.self, pool: pool)
+                a = (Ingest.Result(pack), SourceSummary(pack.header, spec: options.addresses))
+            }
+            let b: (result: Ingest.Result<Building>, source: SourceSummary)
+            if let table = tables.0 {
+                b = (try buildingIntake.finish(table, pool: pool), SourceSummary(table))
+            } else {
+                let pack = try TilePack.read(packs[.buildings]!.path, sha256: packs[.buildings]!.sha256, tile: tile, layer: .buildings,
+                                             as: Building.self, pool: pool)
+                b = (Ingest.Result(pack), SourceSummary(pack.header, spec: options.buildings))
+            }
+            return ((b, a), "\(b.result.rows.count) buildings, \(a.result.rows.count) addresses accepted")
         }
-        return ReadLayers(buildings: b, addresses: a, territory: territory, buildingSource: SourceSummary(buildingTable),
-                          addressSource: SourceSummary(addressTable))
+        return ReadLayers(buildings: b.result, addresses: a.result, territory: territory, buildingSource: b.source, addressSource: a.source)
     }
 
-    /// Both layers at once, on two threads (separate GDAL datasets); GeoParquet pruned to `lonLatBox`.
-    private func readBoth(within lonLatBox: BBox?, indexedFlatGeobuf: Bool, _ buildings: Ingest.BuildingIntake,
-                          _ addresses: Ingest.AddressIntake, progress: ReadProgress?) throws -> (SourceTable, SourceTable) {
+    /// Both layers at once, on two threads (separate GDAL datasets); GeoParquet pruned to
+    /// `lonLatBox`; none of the layers `skipping` (nil).
+    private func readBoth(within lonLatBox: BBox?, indexedFlatGeobuf: Bool, skipping: Set<LayerRole>, _ buildings: Ingest.BuildingIntake,
+                          _ addresses: Ingest.AddressIntake, progress: ReadProgress?) throws -> (SourceTable?, SourceTable?) {
         let fields = options.fields, parquet = options.parquetReader
-        return try Concurrently.both({ () throws(InputError) in
-            try SourceReader.read(options.buildings, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
-                                  indexedFlatGeobuf: indexedFlatGeobuf,
-                                  sink: RecordSink(expect: buildings.expect) { progress?.add(buildings: $0.count); buildings.consume(&$0) })
-        }, { () throws(InputError) in
-            try SourceReader.read(options.addresses, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
-                                  indexedFlatGeobuf: indexedFlatGeobuf,
-                                  sink: RecordSink(expect: addresses.expect) { progress?.add(addresses: $0.count); addresses.consume(&$0) })
+        return try Concurrently.both({ () throws(InputError) -> SourceTable? in
+            if skipping.contains(.buildings) { return nil }
+            return try SourceReader.read(options.buildings, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
+                                         indexedFlatGeobuf: indexedFlatGeobuf,
+                                         sink: RecordSink(expect: buildings.expect) { progress?.add(buildings: $0.count); buildings.consume(&$0) })
+        }, { () throws(InputError) -> SourceTable? in
+            if skipping.contains(.addresses) { return nil }
+            return try SourceReader.read(options.addresses, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
+                                         indexedFlatGeobuf: indexedFlatGeobuf,
+                                         sink: RecordSink(expect: addresses.expect) { progress?.add(addresses: $0.count); addresses.consume(&$0) })
         })
+    }
+}
+
+extension Ingest.Result {
+    /// A tile's pack of the layer: the rows one run ingested.
+    init(_ pack: TilePack.Layer<T>) {
+        self.init(rows: pack.rows, rejects: [], crs: pack.header.crs, crsAssumed: pack.header.crsAssumed,
+                  generatedIDs: pack.header.generatedIDs, footprints: pack.footprints, points: pack.points)
+    }
+}
+
+extension LinkPipeline.SourceSummary {
+    /// A layer read from a tile's pack (`TilePack`): the source it was made from.
+    init(_ pack: TilePack.Header, spec: SourceSpec) {
+        self.spec = spec
+        reader = "flyr-link plan's tile pack"
+        layerName = pack.layer.rawValue
+        resolvedFields = [:]
+        attributeFilter = nil
+        featuresRead = pack.rows
+        parquet = nil
+        fields = []
+        readsInParts = true
     }
 }

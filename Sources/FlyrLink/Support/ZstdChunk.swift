@@ -20,7 +20,8 @@ struct ZstdChunk {
     }
 
     /// The parked bytes again, into `raw` (a buffer to reuse, resized to them); `what` names the
-    /// chunk if it does not unpack (memory of this process only: a failure is a defect, not input).
+    /// chunk if it does not unpack (memory of this process, or a tile's pack whose SHA-256 its plan
+    /// vouches for: a failure is a defect, not input).
     func unpack(into raw: inout [UInt8], what: String) {
         raw.removeAll(keepingCapacity: true)
         raw.append(contentsOf: repeatElement(0, count: rawSize))
@@ -31,4 +32,26 @@ struct ZstdChunk {
     }
 
     func free() { compressed.deallocate() }
+
+    /// The chunk as bytes: its raw size and its compressed size (64-bit, little-endian), then the
+    /// compressed bytes. A tile's pack (`TilePack`) carries parked chunks to another process.
+    func append(to bytes: inout [UInt8]) {
+        for size in [rawSize, compressed.count] { withUnsafeBytes(of: UInt64(size).littleEndian) { bytes.append(contentsOf: $0) } }
+        bytes.append(contentsOf: UnsafeRawBufferPointer(compressed))
+    }
+
+    /// The chunk `append(to:)` wrote at `offset` in `bytes` (the offset moved past it); nil when
+    /// the bytes end before it does.
+    init?(bytes: UnsafeRawBufferPointer, at offset: inout Int) {
+        func size(_ at: Int) -> Int? {
+            guard at >= 0, at + 8 <= bytes.count else { return nil }
+            let v = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+            return v <= UInt64(Int32.max) ? Int(v) : nil
+        }
+        guard let raw = size(offset), let count = size(offset + 8), offset + 16 + count <= bytes.count else { return nil }
+        compressed = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
+        compressed.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset + 16..<offset + 16 + count]))
+        rawSize = raw
+        offset += 16 + count
+    }
 }

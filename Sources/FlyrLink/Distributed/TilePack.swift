@@ -1,0 +1,104 @@
+import Foundation
+
+/// A tile's share of a layer the plan cut into tiles (`TilePlan.packed`): the rows one run
+/// ingests (ids made, repeats rejected, geometry in lon/lat), of them those the tile's passes may
+/// read, in the run's (id) order. A tile reads its pack in place of the source, so that a source
+/// it cannot read in part (GeoJSON, GDAL's sources, FlatGeobuf without an index) or a layer that
+/// repeats an id (which row of an id comes first, only a whole read can tell) costs each tile its
+/// share, not the whole; and what it gets are the run's own rows, to the bit.
+///
+/// A file: one line of JSON (`Header`), then the rows (`ParkedRows`), then the geometry
+/// (`ParkedFootprints`, or the points in chunks). The plan names each pack's SHA-256, and a tile
+/// checks it before it reads a byte of the rest.
+enum TilePack {
+    struct Header: Codable, Equatable {
+        var format = "flyr-link-tile-pack"
+        var version = 1
+        var layer: LayerRole
+        var tile: Int
+        var rows: Int
+        /// The source (as the plan names it), its CRS as the run took it, and the ids the run made
+        /// for the whole layer: what the tile's report would say of it.
+        var source: String
+        var crs: String
+        var crsAssumed: Bool
+        var generatedIDs: Int
+    }
+
+    /// The layer's rows and geometry as one run ingested them (`Ingest.Result`'s parts).
+    struct Layer<Row: ParkableRow> {
+        var rows: ParkedRows<Row>
+        var footprints: FootprintStore?
+        var points: [Point2]?
+        var header: Header
+    }
+
+    /// Points in chunks of this many (a chunk's sizes are 32-bit).
+    static let pointsChunk = 65_536
+
+    /// The name of a tile's pack of `layer`, in the plan's packs directory (`TilePlan.packsPath`).
+    static func fileName(tile: Int, layer: LayerRole) -> String {
+        TileParts.directoryName(tile: tile) + "." + layer.rawValue + ".pack"
+    }
+
+    /// The pack's bytes: `rows` (parked in their order) and their footprints or points.
+    static func bytes(_ header: Header, rows: ParkedRows<some ParkableRow>, footprints: ParkedFootprints?, points: [Point2]?) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var bytes = [UInt8](try! encoder.encode(header))  // (strings and numbers: it always encodes)
+        bytes.append(UInt8(ascii: "\n"))
+        rows.append(to: &bytes)
+        footprints?.append(to: &bytes)
+        if let points {
+            for start in stride(from: 0, to: points.count, by: pointsChunk) {
+                points[start..<min(start + pointsChunk, points.count)].withUnsafeBytes { ZstdChunk(compressing: $0) }.append(to: &bytes)
+            }
+        }
+        return bytes
+    }
+
+    /// The pack at `path`, which must be the one of SHA-256 `sha256` that the plan names for
+    /// `tile`'s `layer`: one clear error otherwise.
+    static func read<Row: ParkableRow>(_ path: String, sha256: String, tile: Int, layer: LayerRole, as: Row.Type,
+                                       pool: WorkerPool) throws(InputError) -> Layer<Row> {
+        let bytes: [UInt8]
+        do { bytes = try TileParts.contents(path, tile: tile) } catch { throw InputError("\(error)") }
+        guard SHA256.hash(bytes) == sha256 else {
+            throw InputError("tile \(tile): \(path) is not the pack its plan was made with (its SHA-256 differs); make the plan again")
+        }
+        let broken = InputError("tile \(tile): \(path) is not a whole tile pack")
+        guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
+              let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[..<newline])),
+              header.format == "flyr-link-tile-pack", header.version == 1, header.layer == layer, header.tile == tile else { throw broken }
+        // (withUnsafeBytes throws untyped errors: the pack's comes out as a Result.)
+        return try bytes.withUnsafeBytes { raw -> Result<Layer<Row>, InputError> in
+            var offset = newline + 1
+            guard let rows = ParkedRows<Row>.read(raw, at: &offset), rows.count == header.rows else { return .failure(broken) }
+            var layer = Layer(rows: rows, footprints: nil, points: nil, header: header)
+            if header.layer == .buildings {
+                guard let store = ParkedFootprints.store(raw, at: &offset, pool: pool), store.count == header.rows else { return .failure(broken) }
+                layer.footprints = store
+            } else {
+                var points: [Point2] = []
+                points.reserveCapacity(header.rows)
+                var scratch: [UInt8] = []
+                while points.count < header.rows {
+                    guard let chunk = ZstdChunk(bytes: raw, at: &offset) else { return .failure(broken) }
+                    defer { chunk.free() }
+                    let n = min(pointsChunk, header.rows - points.count)
+                    guard chunk.rawSize == 16 * n else { return .failure(broken) }
+                    chunk.unpack(into: &scratch, what: "a tile pack's points")
+                    scratch.withUnsafeBytes { b in
+                        for i in 0..<n {
+                            points.append(Point2(x: b.loadUnaligned(fromByteOffset: 16 * i, as: Double.self),
+                                                 y: b.loadUnaligned(fromByteOffset: 16 * i + 8, as: Double.self)))
+                        }
+                    }
+                }
+                layer.points = points
+            }
+            guard offset == raw.count else { return .failure(broken) }
+            return .success(layer)
+        }.get()
+    }
+}
