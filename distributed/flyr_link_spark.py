@@ -121,7 +121,7 @@ def fail(line):
 
 def flyr_link(binary, *arguments):
     """Runs flyr-link on the driver; its error line is the run's, and its warnings are passed on
-    (e.g. the plan's, of a source every tile reads whole)."""
+    (e.g. the merge's)."""
     p = subprocess.run([binary, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
         fail(f"flyr-link {arguments[0]} failed: {masked(p.stderr.strip()) or p.returncode}")
@@ -194,8 +194,11 @@ def main(argv):
         sources = ["--buildings", args.buildings, "--addresses", args.addresses]
         flyr_link(binary, "plan", *sources, *(["--tiles", str(args.tiles)] if args.tiles else []), *plan_args, "--out", plan)
         with open(plan) as f:
-            count = len(json.load(f)["tiles"])
-        say(f"plan: {count} tiles")
+            planned = json.load(f)
+        count = len(planned["tiles"])
+        # (A layer a tile cannot read in part is cut by the plan into each tile's pack.)
+        packed = " and ".join(planned["packed"])
+        say(f"plan: {count} tiles" + (f"; the {packed} cut into each tile's pack" if packed else ""))
         sc = SparkContext(conf=SparkConf().setAppName("flyr-link"))
         sc.setLogLevel("ERROR")
         sc.addFile(binary)

@@ -8,8 +8,8 @@
 #   3. a plan whose sources changed: the tile refuses it;
 #   4. a worker killed (SIGKILL) in the middle of the job (its outputs pass): the job finishes, with
 #      the same bytes;
-#   5. on the bundled sample: a GeoPackage (merged from the tiles' parts) is one run's bytes (and
-#      the driver warns that every tile reads the GeoJSON sources whole); a
+#   5. on the bundled sample: a GeoPackage (merged from the tiles' parts) is one run's bytes (the
+#      plan cuts the GeoJSON sources into each tile's pack, and the driver says so); a
 #      tile whose outputs pass fails for good ends the job with one error, nothing written, no work left.
 #   6. buildings as a directory of GeoParquet parts (the README's command): one run's bytes.
 # Prints "distributed: N passed, F failed"; exits non-zero on any failure.
@@ -124,7 +124,7 @@ geopackage() {
   "$flyr" run "${helsinki[@]}" --format gpkg --out "$work/one.gpkg" >/dev/null &&
     spark --tiles 4 "${helsinki[@]}" --out "$work/dist.gpkg" >"$work/gpkg.log" 2>&1 &&
     grep -q "outputs: 4 tiles; merging them" "$work/gpkg.log" && cmp -s "$work/one.gpkg" "$work/dist.gpkg" &&
-    grep -q "^flyr-link-spark: warning: every tile reads data/helsinki/addresses.geojson whole" "$work/gpkg.log"
+    grep -q "^flyr-link-spark: plan: 4 tiles; the buildings and addresses cut into each tile's pack" "$work/gpkg.log"
 }
 check "a GeoPackage from the tiles' parts: one run's bytes" geopackage
 cat >"$work/failing-outputs" <<EOF
@@ -154,7 +154,7 @@ partitioned() {
   local parts=(--buildings "$work/overture/" --addresses Tests/FlyrLinkTests/Fixtures/city2k/addresses.zstd.parquet --parquet-reader flyr)
   "$flyr" run "${parts[@]}" --out "$work/parts-one" >/dev/null &&
     spark --tiles 4 "${parts[@]}" --out "$work/parts-dist" >"$work/parts.log" 2>&1 &&
-    ! grep -q "warning: every tile reads" "$work/parts.log" &&
+    grep -q "^flyr-link-spark: plan: 4 tiles$" "$work/parts.log" &&
     for f in links.csv addresses.geojson buildings.geojson units.geojson features.geojson rejects.csv; do
       cmp -s "$work/parts-one/$f" "$work/parts-dist/$f" || { echo "distributed: parts-dist/$f differs from one run's" >&2; false; } || return 1
     done
