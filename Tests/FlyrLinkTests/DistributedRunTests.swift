@@ -278,6 +278,42 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: refused))
     }
 
+    /// A plan replaces its own packs, and removes them when it packs nothing; anything else in
+    /// their way (a file, a directory holding more than packs) is the user's: the plan refuses it.
+    func testAPlanReplacesOnlyItsOwnPacks() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let plan = dir.appendingPathComponent("p.json").path, packs = dir.appendingPathComponent("p.packs").path
+        let geoJSON = ["--buildings", TestPaths.helsinkiBuildings, "--addresses", TestPaths.helsinkiAddresses]
+        let parquet = ["--buildings", TestPaths.fixture("city2k/buildings.snappy.parquet"),
+                       "--addresses", TestPaths.fixture("city2k/addresses.zstd.parquet"), "--parquet-reader", "flyr"]
+        let fm = FileManager.default
+        var r = try ProcessRunner.flyrLink(["plan"] + geoJSON + ["--tiles", "3", "--out", plan])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("the tiles' packs of the buildings and addresses → \(packs)"), r.stdout)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: packs).count, 6)
+        r = try ProcessRunner.flyrLink(["plan"] + geoJSON + ["--tiles", "2", "--out", plan])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: packs).sorted(),
+                       ["tile-000000.addresses.pack", "tile-000000.buildings.pack", "tile-000001.addresses.pack", "tile-000001.buildings.pack"])
+        r = try ProcessRunner.flyrLink(["plan"] + parquet + ["--tiles", "2", "--out", plan])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(fm.fileExists(atPath: packs))
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: dir.path).sorted(), ["p.json", "p.rejects.csv"])
+        // The user's file, then the user's directory, where the packs would go.
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: packs))
+        let before = try Data(contentsOf: URL(fileURLWithPath: plan))
+        for _ in 0..<2 {
+            r = try ProcessRunner.flyrLink(["plan"] + geoJSON + ["--tiles", "2", "--out", plan])
+            XCTAssertNotEqual(r.status, 0)
+            XCTAssertTrue(r.stderr.contains("is in the way of the plan's packs"), r.stderr)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: plan)), before)
+            try fm.removeItem(atPath: packs)
+            try fm.createDirectory(atPath: packs, withIntermediateDirectories: false)
+            try Data("mine".utf8).write(to: URL(fileURLWithPath: packs + "/notes.txt"))
+        }
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: packs), ["notes.txt"])
+    }
+
     /// A tile with no address of its own (every address on one spot: the cut puts them all in the
     /// upper tile) decides nothing and writes empty parts; the outputs are still one run's.
     func testATileWithNoAddressesOfItsOwn() throws {

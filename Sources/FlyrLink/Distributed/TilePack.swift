@@ -38,7 +38,7 @@ enum TilePack {
 
     /// The name of a tile's pack of `layer`, in the plan's packs directory (`TilePlan.packsPath`).
     static func fileName(tile: Int, layer: LayerRole) -> String {
-        TileParts.directoryName(tile: tile) + "." + layer.rawValue + ".pack"
+        String(format: "tile-%06d.", tile) + layer.rawValue + ".pack"
     }
 
     /// The pack's bytes: `rows` (parked in their order) and their footprints or points.

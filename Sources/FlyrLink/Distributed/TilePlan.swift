@@ -152,8 +152,10 @@ public struct TilePlan: Sendable, Codable {
             let fm = FileManager.default
             let directory = TilePlan.packsPath(plan: path)
             // (Only a directory of packs is ever replaced: anything else there is the user's.)
-            if let entries = try? fm.contentsOfDirectory(atPath: directory), entries.contains(where: { !$0.hasSuffix(".pack") }) {
-                throw OutputError("plan: \(directory) is in the way of the plan's packs (it holds more than packs); move it or name the plan otherwise")
+            var isDirectory: ObjCBool = false
+            if fm.fileExists(atPath: directory, isDirectory: &isDirectory),
+               !isDirectory.boolValue || (try? fm.contentsOfDirectory(atPath: directory))?.allSatisfy({ $0.hasSuffix(".pack") }) != true {
+                throw OutputError("plan: \(directory) is in the way of the plan's packs (it is not a directory of packs); move it or name the plan otherwise")
             }
             if let packing, !packing.layers.isEmpty {
                 let temporary = directory + ".tmp-\(getpid())"
