@@ -45,6 +45,10 @@ struct TileOptions: ParsableArguments {
                 throw InputError("tile \(tile): the measures are not those of every tile of this plan (flyr-link tile sum --plan \(self.plan))")
             }
         }
+        // (A layer the plan packed is never read in part: its tile must have its pack.)
+        guard Set(plan.tiles[tile].packs.keys) == Set(plan.packed.map(\.rawValue)) else {
+            throw InputError("tile \(tile): the plan does not name the tile's packs of \(plan.packed.map(\.rawValue).joined(separator: " and ")); make the plan again")
+        }
         try plan.checkInputs(hashing: false)
         var options = plan.options
         if pass == .outputs {

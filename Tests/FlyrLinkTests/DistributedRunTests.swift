@@ -299,19 +299,27 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertFalse(fm.fileExists(atPath: packs))
         XCTAssertEqual(try fm.contentsOfDirectory(atPath: dir.path).sorted(), ["p.json", "p.rejects.csv"])
-        // The user's file, then the user's directory, where the packs would go.
-        try Data("mine".utf8).write(to: URL(fileURLWithPath: packs))
+        // The user's file where the packs would go: refused, kept as it was, the plan too.
         let before = try Data(contentsOf: URL(fileURLWithPath: plan))
-        for _ in 0..<2 {
-            r = try ProcessRunner.flyrLink(["plan"] + geoJSON + ["--tiles", "2", "--out", plan])
-            XCTAssertNotEqual(r.status, 0)
-            XCTAssertTrue(r.stderr.contains("is in the way of the plan's packs"), r.stderr)
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: plan)), before)
-            try fm.removeItem(atPath: packs)
-            try fm.createDirectory(atPath: packs, withIntermediateDirectories: false)
-            try Data("mine".utf8).write(to: URL(fileURLWithPath: packs + "/notes.txt"))
-        }
-        XCTAssertEqual(try fm.contentsOfDirectory(atPath: packs), ["notes.txt"])
+        let mine = Data("mine".utf8)
+        try mine.write(to: URL(fileURLWithPath: packs))
+        r = try ProcessRunner.flyrLink(["plan"] + geoJSON + ["--tiles", "2", "--out", plan])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("is in the way of the plan's packs"), r.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: packs)), mine)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: plan)), before)
+        // The user's directory, a note in it beside a file named as a pack: the same.
+        try fm.removeItem(atPath: packs)
+        try fm.createDirectory(atPath: packs, withIntermediateDirectories: false)
+        for name in ["notes.txt", "tile-000000.buildings.pack"] { try mine.write(to: URL(fileURLWithPath: packs + "/" + name)) }
+        r = try ProcessRunner.flyrLink(["plan"] + geoJSON + ["--tiles", "2", "--out", plan])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("is in the way of the plan's packs"), r.stderr)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: packs).sorted(), ["notes.txt", "tile-000000.buildings.pack"])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: packs + "/notes.txt")), mine)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: plan)), before)
+        // Nothing left beside them.
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: dir.path).sorted(), ["p.json", "p.packs", "p.rejects.csv"])
     }
 
     /// A tile with no address of its own (every address on one spot: the cut puts them all in the
@@ -650,19 +658,32 @@ final class DistributedRunTests: XCTestCase {
         XCTAssertEqual(try TilePlan.read(decisions + "/plan.json").packed, [])
         try assertOneRunsOutputs(sources, decisions: decisions, in: dir)
 
-        // A FlatGeobuf layer that repeats an id is packed; the other is still read in parts. (The
-        // repeat is in the addresses, whose reject rejects.csv lists.)
+        // A FlatGeobuf layer that repeats an id is packed; the other is still read in parts. The
+        // repeat: an address given first elsewhere (1.2 km off, another number), which one run
+        // keeps and a read of a part near the second would not know of.
         let repeated = dir.appendingPathComponent("repeated")
         try FileManager.default.createDirectory(at: repeated, withIntermediateDirectories: true)
         var collection = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestPaths.helsinkiAddresses))) as! [String: Any]
-        let features = collection["features"] as! [Any]
-        collection["features"] = features + features.prefix(3)
+        let features = collection["features"] as! [[String: Any]]
+        var moved = features[700], geometry = moved["geometry"] as! [String: Any], properties = moved["properties"] as! [String: Any]
+        geometry["coordinates"] = (features[464]["geometry"] as! [String: Any])["coordinates"]
+        properties["addr:housenumber"] = "99"
+        moved["geometry"] = geometry
+        moved["properties"] = properties
+        collection["features"] = [moved] + features
         try JSONSerialization.data(withJSONObject: collection).write(to: repeated.appendingPathComponent("addresses.geojson"))
         let twice = repeated.appendingPathComponent("addresses.fgb").path
         try ProcessRunner.ogr2ogr(["-f", "FlatGeobuf", twice, repeated.appendingPathComponent("addresses.geojson").path])
         let mixed = ["--buildings", buildings, "--addresses", twice]
         let mixedDecisions = try tiledRun(mixed, tiles: 4, in: repeated)
-        XCTAssertEqual(try TilePlan.read(mixedDecisions + "/plan.json").packed, [.addresses])
+        let mixedPlan = try TilePlan.read(mixedDecisions + "/plan.json")
+        XCTAssertEqual(mixedPlan.packed, [.addresses])
+        // (A tile reads the second row of the id, not the first.)
+        let point = { (f: [String: Any]) -> Point2 in
+            let c = (f["geometry"] as! [String: Any])["coordinates"] as! [Double]
+            return Point2(x: c[0], y: c[1])
+        }
+        XCTAssertTrue(mixedPlan.tiles.contains { $0.linkReadBox.contains(point(features[700])) && !$0.linkReadBox.contains(point(moved)) })
         try assertOneRunsOutputs(mixed, decisions: mixedDecisions, in: repeated)
         XCTAssertTrue(try String(contentsOf: repeated.appendingPathComponent("one/rejects.csv"), encoding: .utf8).contains("duplicate id"))
     }

@@ -9,7 +9,10 @@ import Foundation
 ///
 /// A file: one line of JSON (`Header`), then the rows (`ParkedRows`), then the geometry
 /// (`ParkedFootprints`, or the points in chunks). The plan names each pack's SHA-256, and a tile
-/// checks it before it reads a byte of the rest.
+/// checks it before it reads a byte of the rest. The sizes that frame the chunks are
+/// little-endian; what is inside a chunk (rows' fixed-width parts, points) is in the byte order of
+/// the machine that wrote it, as in memory: a plan's packs are read by the same build on the same
+/// kind of machine (x86-64 and arm64 are both little-endian).
 enum TilePack {
     struct Header: Codable, Equatable {
         var format = "flyr-link-tile-pack"
@@ -41,6 +44,15 @@ enum TilePack {
         String(format: "tile-%06d.", tile) + layer.rawValue + ".pack"
     }
 
+    /// Whether `name` is a pack's (`fileName`).
+    static func isFileName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[2] == "pack", parts[0].hasPrefix("tile-"), LayerRole(rawValue: String(parts[1])).map({ $0 != .territory }) == true
+        else { return false }
+        let digits = parts[0].dropFirst(5)
+        return digits.count >= 6 && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
     /// The pack's bytes: `rows` (parked in their order) and their footprints or points.
     static func bytes(_ header: Header, rows: ParkedRows<some ParkableRow>, footprints: ParkedFootprints?, points: [Point2]?) -> [UInt8] {
         let encoder = JSONEncoder()
@@ -51,7 +63,9 @@ enum TilePack {
         footprints?.append(to: &bytes)
         if let points {
             for start in stride(from: 0, to: points.count, by: pointsChunk) {
-                points[start..<min(start + pointsChunk, points.count)].withUnsafeBytes { ZstdChunk(compressing: $0) }.append(to: &bytes)
+                let chunk = points[start..<min(start + pointsChunk, points.count)].withUnsafeBytes { ZstdChunk(compressing: $0) }
+                chunk.append(to: &bytes)
+                chunk.free()
             }
         }
         return bytes

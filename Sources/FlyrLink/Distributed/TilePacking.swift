@@ -4,9 +4,9 @@ import Foundation
 /// before the frame stage moves the geometry into the frame, and the writing of every tile's packs.
 ///
 /// A tile's pack holds the rows whose geometry meets the widest of its halos (buildings by
-/// their box in the frame, before repair: MakeValid's result lies within the footprint's box,
-/// and a metre more is left for rounding; addresses by their point): a superset of what each of
-/// its passes keeps (`TileScope.cut` makes the exact cut, as after a read of row groups).
+/// their box in the frame, before repair: MakeValid's result lies within the footprint's box;
+/// addresses by their point), a metre wider for rounding: a superset of what each of its passes
+/// keeps (`TileScope.cut` makes the exact cut, as after a read of row groups).
 final class TilePacking {
     struct Kept<Row: ParkableRow> {
         var rows: [Row]
@@ -56,19 +56,29 @@ final class TilePacking {
     func write(_ tiles: [TilePlan.Tile], to directory: String, pool: WorkerPool) throws -> [[LayerRole: String]] {
         let buildingGrid = buildings.map { BoxGrid(boxes: $0.boxes, cellSize: 500, pool: pool) }
         let addressGrid = addresses.map { BoxGrid(boxes: $0.boxes, cellSize: 500, pool: pool) }
+        // (The grid leaves out a box with a side not finite: a point projected from beyond the
+        // frame's reach. Each tile tests those itself, as its cut would.)
+        func outsideGrid(_ boxes: [BBox]) -> [Int] {
+            boxes.indices.filter { i in
+                let b = boxes[i]
+                return !b.isEmpty && !(b.minX.isFinite && b.maxX.isFinite && b.minY.isFinite && b.maxY.isFinite)
+            }
+        }
+        let buildingsOutside = buildings.map { outsideGrid($0.boxes) } ?? [], addressesOutside = addresses.map { outsideGrid($0.boxes) } ?? []
         // One tile to a worker at a time (a tile's rows are a chunk or two: their packing is not split).
         let written = pool.map(tiles.count, chunkSize: 1, workerState: { WorkerPool(threads: 1) }) { _, serial, t -> Result<[LayerRole: String], Error> in
             let tile = tiles[t]
             var digests: [LayerRole: String] = [:]
-            func members(_ grid: BoxGrid, _ boxes: [BBox], within margin: Double) -> [Int] {
+            func members(_ grid: BoxGrid, _ boxes: [BBox], _ outside: [Int], within margin: Double) -> [Int] {
                 var found: [Int] = []
                 grid.search(tile.bounds.box(expandedBy: margin)) { i, _ in if tile.bounds.meets(boxes[i], within: margin) { found.append(i) } }
+                for i in outside where tile.bounds.meets(boxes[i], within: margin) { found.append(i) }
                 return found.sorted()
             }
             do {
                 if let kept = buildings, let grid = buildingGrid {
                     let margin = max(tile.linkHalo.buildings, tile.measureHalo.buildings) + 1
-                    let found = members(grid, kept.boxes, within: margin)
+                    let found = members(grid, kept.boxes, buildingsOutside, within: margin)
                     let rows = ParkedRows(found.map { kept.rows[$0] }, pool: serial)
                     let footprints = ParkedFootprints(kept.footprints!, buildings: found.map { Int32($0) }, pool: serial)
                     digests[.buildings] = try Self.write(kept.header, tile: t, count: found.count, to: directory) {
@@ -76,8 +86,8 @@ final class TilePacking {
                     }
                 }
                 if let kept = addresses, let grid = addressGrid {
-                    let margin = max(tile.linkHalo.addresses, tile.measureHalo.addresses)
-                    let found = members(grid, kept.boxes, within: margin)
+                    let margin = max(tile.linkHalo.addresses, tile.measureHalo.addresses) + 1
+                    let found = members(grid, kept.boxes, addressesOutside, within: margin)
                     let rows = ParkedRows(found.map { kept.rows[$0] }, pool: serial)
                     digests[.addresses] = try Self.write(kept.header, tile: t, count: found.count, to: directory) {
                         TilePack.bytes($0, rows: rows, footprints: nil, points: found.map { kept.points![$0] })

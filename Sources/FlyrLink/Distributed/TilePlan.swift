@@ -151,15 +151,11 @@ public struct TilePlan: Sendable, Codable {
             var plan = plan
             let fm = FileManager.default
             let directory = TilePlan.packsPath(plan: path)
-            // (Only a directory of packs is ever replaced: anything else there is the user's.)
-            var isDirectory: ObjCBool = false
-            if fm.fileExists(atPath: directory, isDirectory: &isDirectory),
-               !isDirectory.boolValue || (try? fm.contentsOfDirectory(atPath: directory))?.allSatisfy({ $0.hasSuffix(".pack") }) != true {
-                throw OutputError("plan: \(directory) is in the way of the plan's packs (it is not a directory of packs); move it or name the plan otherwise")
-            }
+            let replacing = try Self.holdsPacks(directory)
             if let packing, !packing.layers.isEmpty {
-                let temporary = directory + ".tmp-\(getpid())"
-                try? fm.removeItem(atPath: temporary)
+                // (Unique names: a killed plan's leftovers are never in the way of the next.)
+                let unique = "-\(getpid())-\(UUID().uuidString)"
+                let temporary = directory + ".tmp" + unique, old = directory + ".old" + unique
                 do {
                     guard mkdir(temporary, 0o755) == 0 else { throw OutputError("plan: cannot make \(temporary): \(String(cString: strerror(errno)))") }
                     let digests = try packing.write(plan.tiles, to: temporary, pool: WorkerPool(threads: plan.options.threads))
@@ -167,22 +163,41 @@ public struct TilePlan: Sendable, Codable {
                         plan.tiles[t].packs = Dictionary(uniqueKeysWithValues: digests[t].map { ($0.key.rawValue, $0.value) })
                     }
                     // The old packs out of the way, the new ones in (a tile of the old plan then finds
-                    // a pack of another SHA-256, and says so).
-                    let old = directory + ".old-\(getpid())"
-                    if fm.fileExists(atPath: directory), rename(directory, old) != 0 {
+                    // a pack of another SHA-256, and says so), the old back if that fails.
+                    if replacing, rename(directory, old) != 0 {
                         throw OutputError("plan: cannot move \(directory): \(String(cString: strerror(errno)))")
                     }
-                    guard rename(temporary, directory) == 0 else { throw OutputError("plan: cannot write \(directory): \(String(cString: strerror(errno)))") }
-                    try? fm.removeItem(atPath: old)
+                    guard rename(temporary, directory) == 0 else {
+                        let reason = String(cString: strerror(errno))
+                        if replacing { _ = rename(old, directory) }
+                        throw OutputError("plan: cannot write \(directory): \(reason)")
+                    }
+                    if replacing { try? fm.removeItem(atPath: old) }
                 } catch {
                     try? fm.removeItem(atPath: temporary)
                     throw error
                 }
-            } else {
+            } else if replacing {
                 try? fm.removeItem(atPath: directory)
             }
             try plan.write(to: path, rejects: rejects)
             return plan
+        }
+
+        /// Whether `directory` holds a plan's packs (a directory of nothing but regular files named
+        /// as packs): false when nothing is there; anything else there is the user's, and one error.
+        static func holdsPacks(_ directory: String) throws(OutputError) -> Bool {
+            var info = stat()
+            guard lstat(directory, &info) == 0 else { return false }
+            func isPack(_ name: String) -> Bool {
+                var entry = stat()
+                return TilePack.isFileName(name) && lstat(directory + "/" + name, &entry) == 0 && (entry.st_mode & S_IFMT) == S_IFREG
+            }
+            guard (info.st_mode & S_IFMT) == S_IFDIR, let entries = try? FileManager.default.contentsOfDirectory(atPath: directory),
+                  !entries.isEmpty, entries.allSatisfy(isPack) else {
+                throw OutputError("plan: \(directory) is in the way of the plan's packs (it is not a directory of packs); move it or name the plan otherwise")
+            }
+            return true
         }
     }
 

@@ -36,6 +36,8 @@ struct ZstdChunk {
     /// The chunk as bytes: its raw size and its compressed size (64-bit, little-endian), then the
     /// compressed bytes. A tile's pack (`TilePack`) carries parked chunks to another process.
     func append(to bytes: inout [UInt8]) {
+        // (The reader takes sizes up to 2³¹ - 1: a parked chunk of 65,536 rows is far smaller.)
+        precondition(rawSize <= Int(Int32.max) && compressed.count <= Int(Int32.max), "a chunk larger than 2 GiB")
         for size in [rawSize, compressed.count] { withUnsafeBytes(of: UInt64(size).littleEndian) { bytes.append(contentsOf: $0) } }
         bytes.append(contentsOf: UnsafeRawBufferPointer(compressed))
     }
