@@ -110,13 +110,7 @@ final class TilePacking {
         header.rows = count
         let pack = bytes(header)
         let path = directory + "/" + TilePack.fileName(tile: tile, layer: header.layer)
-        do {
-            let out = try ByteWriter(path: path, direct: false)
-            out.write(bytes: pack)
-            try out.close()
-        } catch {
-            throw OutputError("plan: cannot write \(path): \(error)")
-        }
+        do { try ByteWriter.write(pack, to: path) } catch { throw OutputError("plan: \(error)") }
         return SHA256.hash(pack)
     }
 }

@@ -66,14 +66,7 @@ public enum TileParts {
         // Each stream's records written as soon as they are made (the tile's files are read one at
         // a time), synced and closed with their errors (a full disk on NFS may say so only there).
         func emit(_ stream: Stream, _ records: [UInt8]) throws {
-            let path = temporary + "/" + stream.rawValue + ".part"
-            do {
-                let out = try ByteWriter(path: path, direct: false)
-                out.write(bytes: records)
-                try out.close()
-            } catch {
-                throw OutputError("tile \(tile): cannot write \(path): \(error)")
-            }
+            do { try ByteWriter.write(records, to: temporary + "/" + stream.rawValue + ".part") } catch { throw OutputError("tile \(tile): \(error)") }
         }
         /// The rows of `file`, keyed in order by `keys` (one key a row).
         func keyed(_ file: Stream, geoJSON: Bool, _ keys: [String]) throws -> [UInt8] {
@@ -115,9 +108,7 @@ public enum TileParts {
         let (counts, bands) = Self.counts(run, scope: scope, accessory: accessory)
         do {
             try fm.removeItem(atPath: temporary + "/written")
-            let out = try ByteWriter(path: temporary + "/" + countsName, direct: false)
-            out.write(bytes: [UInt8](try encoder.encode(Counts(plan: plan, tile: tile, counts: counts, bands: bands))))
-            try out.close()
+            try ByteWriter.write([UInt8](try encoder.encode(Counts(plan: plan, tile: tile, counts: counts, bands: bands))), to: temporary + "/" + countsName)
         } catch {
             throw OutputError("tile \(tile): cannot write \(temporary): \(error)")
         }

@@ -37,25 +37,16 @@ final class ParkedFootprints: @unchecked Sendable {
         for chunk in chunks { chunk.free() }
     }
 
-    /// The footprints as bytes, for a tile's pack (`TilePack`): their count (64-bit,
-    /// little-endian), then each chunk (which building each is, is the pack's business).
+    /// The footprints as bytes, for a tile's pack (`TilePack`): their count, then each chunk
+    /// (`ZstdChunk.append(count:_:to:)`; which building each is, is the pack's business).
     func append(to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: UInt64(buildings.count).littleEndian) { bytes.append(contentsOf: $0) }
-        for chunk in chunks { chunk.append(to: &bytes) }
+        ZstdChunk.append(count: buildings.count, chunks, to: &bytes)
     }
 
     /// The footprints `append(to:)` wrote at `offset` (moved past them) as a store, in order; nil
     /// when the bytes end first.
     static func store(_ bytes: UnsafeRawBufferPointer, at offset: inout Int, pool: WorkerPool) -> FootprintStore? {
-        guard offset + 8 <= bytes.count else { return nil }
-        let count = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        guard count <= UInt64(Int32.max) else { return nil }
-        offset += 8
-        var chunks: [ZstdChunk] = []
-        for _ in 0..<(Int(count) + chunkFootprints - 1) / chunkFootprints {
-            guard let chunk = ZstdChunk(bytes: bytes, at: &offset) else { chunks.forEach { $0.free() }; return nil }
-            chunks.append(chunk)
-        }
+        guard let (count, chunks) = ZstdChunk.read(counted: bytes, perChunk: chunkFootprints, at: &offset) else { return nil }
         guard count > 0 else { return FootprintStore([]) }
         let all = (0..<Int32(count)).map { $0 }
         return ParkedFootprints(buildings: all, chunks: chunks).store(of: all, pool: pool)

@@ -141,6 +141,18 @@ final class ByteWriter {
         }
     }
 
+    /// `bytes` as the whole of the file at `path` (through the page cache), synced and closed,
+    /// every error of the three named (a full disk on NFS may say so only at the close).
+    static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
+        do {
+            let out = try ByteWriter(path: path, direct: false)
+            out.write(bytes: bytes)
+            try out.close()
+        } catch {
+            throw error as? OutputError ?? OutputError("cannot write \(path): \(error)")
+        }
+    }
+
     func close() throws {
         writeStaged(closing: true)
         if let failure { throw OutputError(failure) }

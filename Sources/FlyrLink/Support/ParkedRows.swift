@@ -188,25 +188,15 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
 }
 
 extension ParkedRows {
-    /// The rows as bytes, for a tile's pack (`TilePack`): their count (64-bit, little-endian), then
-    /// each chunk. Only rows read back as parked (no order).
+    /// The rows as bytes, for a tile's pack (`TilePack`): their count, then each chunk
+    /// (`ZstdChunk.append(count:_:to:)`). Only rows read back as parked (no order).
     func append(to bytes: inout [UInt8]) {
         precondition(order == nil, "rows parked in their own order")
-        withUnsafeBytes(of: UInt64(parkedCount).littleEndian) { bytes.append(contentsOf: $0) }
-        for chunk in chunks { chunk.append(to: &bytes) }
+        ZstdChunk.append(count: parkedCount, chunks, to: &bytes)
     }
 
     /// The rows `append(to:)` wrote at `offset` (moved past them); nil when the bytes end first.
     static func read(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> ParkedRows? {
-        guard offset + 8 <= bytes.count else { return nil }
-        let count = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        guard count <= UInt64(Int32.max) else { return nil }
-        offset += 8
-        var chunks: [ZstdChunk] = []
-        for _ in 0..<(Int(count) + chunkRows - 1) / chunkRows {
-            guard let chunk = ZstdChunk(bytes: bytes, at: &offset) else { chunks.forEach { $0.free() }; return nil }
-            chunks.append(chunk)
-        }
-        return ParkedRows(count: Int(count), chunks: chunks)
+        ZstdChunk.read(counted: bytes, perChunk: chunkRows, at: &offset).map { ParkedRows(count: $0.count, chunks: $0.chunks) }
     }
 }

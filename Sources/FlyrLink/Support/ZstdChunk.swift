@@ -42,6 +42,27 @@ struct ZstdChunk {
         bytes.append(contentsOf: UnsafeRawBufferPointer(compressed))
     }
 
+    /// `count` items' chunks as bytes: the count (64-bit, little-endian), then each chunk.
+    static func append(count: Int, _ chunks: [ZstdChunk], to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: UInt64(count).littleEndian) { bytes.append(contentsOf: $0) }
+        for chunk in chunks { chunk.append(to: &bytes) }
+    }
+
+    /// What `append(count:_:to:)` wrote at `offset` (moved past it), `perChunk` items a chunk;
+    /// nil when the bytes end first (the chunks read are freed).
+    static func read(counted bytes: UnsafeRawBufferPointer, perChunk: Int, at offset: inout Int) -> (count: Int, chunks: [ZstdChunk])? {
+        guard offset + 8 <= bytes.count else { return nil }
+        let count = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        guard count <= UInt64(Int32.max) else { return nil }
+        offset += 8
+        var chunks: [ZstdChunk] = []
+        for _ in 0..<(Int(count) + perChunk - 1) / perChunk {
+            guard let chunk = ZstdChunk(bytes: bytes, at: &offset) else { chunks.forEach { $0.free() }; return nil }
+            chunks.append(chunk)
+        }
+        return (Int(count), chunks)
+    }
+
     /// The chunk `append(to:)` wrote at `offset` in `bytes` (the offset moved past it); nil when
     /// the bytes end before it does.
     init?(bytes: UnsafeRawBufferPointer, at offset: inout Int) {
