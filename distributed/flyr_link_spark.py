@@ -197,7 +197,7 @@ def main(argv):
             planned = json.load(f)
         count = len(planned["tiles"])
         # (A layer a tile cannot read in part is cut by the plan into each tile's pack.)
-        packed = " and ".join(planned["packed"])
+        packed = " and ".join(planned.get("packed", []))
         say(f"plan: {count} tiles" + (f"; the {packed} cut into each tile's pack" if packed else ""))
         sc = SparkContext(conf=SparkConf().setAppName("flyr-link"))
         sc.setLogLevel("ERROR")
