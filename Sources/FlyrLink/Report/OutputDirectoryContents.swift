@@ -15,10 +15,15 @@ struct OutputDirectoryContents: ReportSource {
     private var addressPoints: [Point2] = []
     private var outcomes: [AddressOutcome] = []
     private var buildingIDs: [String] = []
-    private var buildingFootprints: [Footprint] = []
     private var buildingBoxes: [BBox] = []
     private var unitBuildings: [Int] = []
-    private var unitFootprints: [Footprint] = []
+    /// The buildings' and units' footprints are read again from their files when the page asks
+    /// for one (those its spots show): each feature's geometry's bytes (`GeoJSONLayer`). Held as
+    /// footprints, every building's and unit's were about 40% of what a redraw held at 1M.
+    private var buildingLayer: GeoJSONLayer?
+    private var buildingGeometry: [GeoJSONLayer.Span] = []
+    private var unitLayer: GeoJSONLayer?
+    private var unitGeometry: [GeoJSONLayer.Span] = []
 
     /// `houseNumbers`: by address id, those a links-only output lacks (see `ReportFile.redraw`).
     init(directory: String, houseNumbers known: [String: String?] = [:]) throws {
@@ -61,15 +66,17 @@ struct OutputDirectoryContents: ReportSource {
 
     private mutating func readGeometry(_ path: (String) -> String) throws {
         var buildingIndex: [String: Int] = [:]
-        try Self.features(path("buildings.geojson"), keys: ["id"]) { geometry, values in
+        let buildings = try GeoJSONLayer(path("buildings.geojson"))
+        try Self.features(buildings, keys: ["id"]) { geometry, values, span in
             let id = values[0] ?? ""
-            let f: Footprint = if case .polygons(let f)? = geometry { f } else { .empty }
+            let box: BBox = if case .polygons(let f)? = geometry { f.bbox } else { .empty }
             if buildingIndex[id] == nil { buildingIndex[id] = buildingIDs.count }
             buildingIDs.append(id)
-            buildingFootprints.append(f)
-            buildingBoxes.append(f.bbox)
+            buildingGeometry.append(span)
+            buildingBoxes.append(box)
         }
-        try Self.features(path("addresses.geojson"), keys: ["id", "house_number", "building_id", "match_method", "confidence", "distance_m"]) { geometry, v in
+        buildingLayer = buildings
+        try Self.features(try GeoJSONLayer(path("addresses.geojson")), keys: ["id", "house_number", "building_id", "match_method", "confidence", "distance_m"]) { geometry, v, _ in
             addressIDs.append(v[0] ?? "")
             houseNumbers.append(v[1])
             let point: Point2 = if case .point(let p)? = geometry { p } else { Point2(x: .nan, y: .nan) }
@@ -82,11 +89,13 @@ struct OutputDirectoryContents: ReportSource {
             }
         }
         if Self.geoJSONExists(path("units.geojson")) {
-            try Self.features(path("units.geojson"), keys: ["building_id"]) { geometry, v in
-                guard let b = v[0].flatMap({ buildingIndex[$0] }), case .polygons(let f)? = geometry else { return }
+            let units = try GeoJSONLayer(path("units.geojson"))
+            try Self.features(units, keys: ["building_id"]) { geometry, v, span in
+                guard let b = v[0].flatMap({ buildingIndex[$0] }), case .polygons? = geometry else { return }
                 unitBuildings.append(b)
-                unitFootprints.append(f)
+                unitGeometry.append(span)
             }
+            unitLayer = units
         }
     }
 
@@ -129,21 +138,11 @@ struct OutputDirectoryContents: ReportSource {
         FileManager.default.fileExists(atPath: path) || FileManager.default.fileExists(atPath: path + ".gz")
     }
 
-    /// Each feature of a GeoJSON FeatureCollection (`path`, else `path.gz`): its geometry and the
-    /// properties named by `keys` (as text; nil when null or absent).
-    static func features(_ path: String, keys: [String], _ body: (SourceGeometry?, [String?]) -> Void) throws {
-        if FileManager.default.fileExists(atPath: path) {
-            let file = try MappedFile(path: path)
-            try scan(file.bytes, mapped: true, path: path, keys: keys, body)
-        } else {
-            let bytes = try Gzip.decompressFile(path + ".gz")
-            try bytes.withUnsafeBytes { try scan($0, mapped: false, path: path + ".gz", keys: keys, body) }
-        }
-    }
-
-    private static func scan(_ bytes: UnsafeRawBufferPointer, mapped: Bool, path: String, keys: [String],
-                             _ body: (SourceGeometry?, [String?]) -> Void) throws {
-        var s = GeoJSONScanner(bytes, mapped: mapped)
+    /// Each feature of a GeoJSON FeatureCollection: its geometry, the properties named by `keys`
+    /// (as text; nil when null or absent), and where its geometry's bytes are.
+    static func features(_ layer: GeoJSONLayer, keys: [String], _ body: (SourceGeometry?, [String?], GeoJSONLayer.Span) -> Void) throws {
+        var s = GeoJSONScanner(layer.bytes, mapped: layer.isMapped)
+        let path = layer.path
         do {
             guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
             repeat {
@@ -153,13 +152,18 @@ struct OutputDirectoryContents: ReportSource {
                 guard try s.open(UInt8(ascii: "["), UInt8(ascii: "]")) else { continue }
                 repeat {
                     var geometry: SourceGeometry?
+                    var span = GeoJSONLayer.Span(start: 0, end: 0)
                     var values = [String?](repeating: nil, count: keys.count)
                     guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { continue }
                     repeat {
                         let member = try s.string()
                         try s.expect(UInt8(ascii: ":"))
                         switch member {
-                        case "geometry": geometry = try GeoJSONGeometry.read(&s)
+                        case "geometry":
+                            s.skipSpace()
+                            let start = s.i
+                            geometry = try GeoJSONGeometry.read(&s)
+                            span = GeoJSONLayer.Span(start: Int64(start), end: Int64(s.i))
                         case "properties":
                             if try s.peek() == UInt8(ascii: "n") { try s.literal("null"); break }
                             guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { break }
@@ -171,7 +175,7 @@ struct OutputDirectoryContents: ReportSource {
                         default: try s.skipValue()
                         }
                     } while try s.more(closer: UInt8(ascii: "}"))
-                    body(geometry, values)
+                    body(geometry, values, span)
                     s.releaseConsumed()
                 } while try s.more(closer: UInt8(ascii: "]"))
             } while try s.more(closer: UInt8(ascii: "}"))
@@ -188,8 +192,52 @@ struct OutputDirectoryContents: ReportSource {
     var buildingCount: Int { buildingIDs.count }
     func buildingID(_ b: Int) -> String { buildingIDs[b] }
     func buildingLonLatBox(_ b: Int) -> BBox { buildingBoxes[b] }
-    func buildingFootprint(_ b: Int) -> Footprint { b < buildingFootprints.count ? buildingFootprints[b] : .empty }
-    var unitCount: Int { unitFootprints.count }
+    func buildingFootprint(_ b: Int) -> Footprint {
+        guard let buildingLayer, b < buildingGeometry.count else { return .empty }
+        return buildingLayer.footprint(at: buildingGeometry[b])
+    }
+    var unitCount: Int { unitGeometry.count }
     func unitBuilding(_ u: Int) -> Int { unitBuildings[u] }
-    func unitFootprint(_ u: Int) -> Footprint { unitFootprints[u] }
+    func unitFootprint(_ u: Int) -> Footprint { unitLayer?.footprint(at: unitGeometry[u]) ?? .empty }
+}
+
+/// A GeoJSON layer of an output directory, kept to read a feature's geometry again
+/// (`footprint(at:)`): the file mapped (its pages handed back as a scan passes them, read again
+/// from the file when asked), or its gzipped copy (a snapshot version's) unpacked.
+final class GeoJSONLayer {
+    /// Where a feature's geometry is: its bytes' offsets in the layer.
+    struct Span {
+        var start: Int64
+        var end: Int64
+    }
+
+    let path: String
+    let bytes: UnsafeRawBufferPointer
+    let isMapped: Bool
+    private let mapped: MappedFile?
+
+    /// `path`, else `path.gz`.
+    init(_ path: String) throws {
+        if FileManager.default.fileExists(atPath: path) {
+            let file = try MappedFile(path: path)
+            (self.path, mapped, bytes, isMapped) = (path, file, file.bytes, true)
+        } else {
+            let unpacked = try Gzip.decompressFile(path + ".gz")
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: unpacked.count, alignment: 1)
+            unpacked.withUnsafeBytes { copy.copyMemory(from: $0) }
+            (self.path, mapped, bytes, isMapped) = (path + ".gz", nil, UnsafeRawBufferPointer(copy), false)
+        }
+    }
+
+    deinit {
+        if mapped == nil { bytes.deallocate() }
+    }
+
+    /// The polygons whose geometry is at `span` (read once already: it reads again).
+    func footprint(at span: Span) -> Footprint {
+        guard span.end > span.start else { return .empty }
+        var s = GeoJSONScanner(UnsafeRawBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.end)]))
+        guard case .polygons(let f)?? = try? GeoJSONGeometry.read(&s) else { return .empty }
+        return f
+    }
 }
