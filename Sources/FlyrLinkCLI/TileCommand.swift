@@ -26,8 +26,11 @@ struct TileOptions: ParsableArguments {
     /// The plan's directory (absolute: a plan named without one is in the current directory), where
     /// the tiles' decisions and parts are.
     var planDirectory: String {
-        (URL(fileURLWithPath: plan).standardizedFileURL.path as NSString).deletingLastPathComponent
+        (planPath as NSString).deletingLastPathComponent
     }
+
+    /// The plan's absolute path.
+    var planPath: String { URL(fileURLWithPath: plan).standardizedFileURL.path }
 
     func validate() throws {
         if tile < 0 { throw ValidationError("--tile must be ≥ 0") }
@@ -61,7 +64,7 @@ struct TileOptions: ParsableArguments {
         options.outputDirectory = ""
         options.threads = threads ?? RunOptions.defaultThreads
         options.tile = TileTask(pass: pass, tile: plan.tiles[tile], frame: plan.frame, measures: measures?.measures,
-                                packDirectory: TilePlan.packsPath(plan: URL(fileURLWithPath: self.plan).standardizedFileURL.path))
+                                packDirectory: TilePlan.packsPath(plan: planPath))
         return (options, digest)
     }
 }

@@ -14,9 +14,12 @@ import Foundation
 /// the machine that wrote it, as in memory: a plan's packs are read by the same build on the same
 /// kind of machine (x86-64 and arm64 are both little-endian).
 enum TilePack {
+    static let format = "flyr-link-tile-pack"
+    static let version = 1
+
     struct Header: Codable, Equatable {
-        var format = "flyr-link-tile-pack"
-        var version = 1
+        var format = TilePack.format
+        var version = TilePack.version
         var layer: LayerRole
         var tile: Int
         var rows: Int
@@ -36,7 +39,7 @@ enum TilePack {
         var header: Header
     }
 
-    /// Points in chunks of this many (a chunk's sizes are 32-bit).
+    /// Points in chunks of this many.
     static let pointsChunk = 65_536
 
     /// The name of a tile's pack of `layer`, in the plan's packs directory (`TilePlan.packsPath`).
@@ -62,11 +65,11 @@ enum TilePack {
         rows.append(to: &bytes)
         footprints?.append(to: &bytes)
         if let points {
-            for start in stride(from: 0, to: points.count, by: pointsChunk) {
-                let chunk = points[start..<min(start + pointsChunk, points.count)].withUnsafeBytes { ZstdChunk(compressing: $0) }
-                chunk.append(to: &bytes)
-                chunk.free()
+            let chunks = stride(from: 0, to: points.count, by: pointsChunk).map { start in
+                points[start..<min(start + pointsChunk, points.count)].withUnsafeBytes { ZstdChunk(compressing: $0) }
             }
+            ZstdChunk.append(count: points.count, chunks, to: &bytes)
+            chunks.forEach { $0.free() }
         }
         return bytes
     }
@@ -83,7 +86,7 @@ enum TilePack {
         let broken = InputError("tile \(tile): \(path) is not a whole tile pack")
         guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
               let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[..<newline])),
-              header.format == "flyr-link-tile-pack", header.version == 1, header.layer == layer, header.tile == tile else { throw broken }
+              header.format == format, header.version == version, header.layer == layer, header.tile == tile else { throw broken }
         // (withUnsafeBytes throws untyped errors: the pack's comes out as a Result.)
         return try bytes.withUnsafeBytes { raw -> Result<Layer<Row>, InputError> in
             var offset = newline + 1
@@ -93,13 +96,13 @@ enum TilePack {
                 guard let store = ParkedFootprints.store(raw, at: &offset, pool: pool), store.count == header.rows else { return .failure(broken) }
                 layer.footprints = store
             } else {
+                guard let (count, chunks) = ZstdChunk.read(counted: raw, perChunk: pointsChunk, at: &offset) else { return .failure(broken) }
+                defer { chunks.forEach { $0.free() } }
                 var points: [Point2] = []
-                points.reserveCapacity(header.rows)
+                points.reserveCapacity(count)
                 var scratch: [UInt8] = []
-                while points.count < header.rows {
-                    guard let chunk = ZstdChunk(bytes: raw, at: &offset) else { return .failure(broken) }
-                    defer { chunk.free() }
-                    let n = min(pointsChunk, header.rows - points.count)
+                for chunk in chunks {
+                    let n = min(pointsChunk, count - points.count)
                     guard chunk.rawSize == 16 * n else { return .failure(broken) }
                     chunk.unpack(into: &scratch, what: "a tile pack's points")
                     scratch.withUnsafeBytes { b in
@@ -109,6 +112,7 @@ enum TilePack {
                         }
                     }
                 }
+                guard points.count == header.rows else { return .failure(broken) }
                 layer.points = points
             }
             guard offset == raw.count else { return .failure(broken) }

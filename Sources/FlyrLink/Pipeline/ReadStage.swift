@@ -34,23 +34,19 @@ extension LinkPipeline {
         let (b, a) = try stage(.ingest, clock, items: { $0.0.result.rows.count + $0.1.result.rows.count }) {
             // One layer after the other, each on all the workers. The addresses' ids sorted first:
             // their keys are gone before the footprints are reordered.
+            func unpacked<Row: ParkableRow>(_ layer: LayerRole, _ spec: SourceSpec) throws(InputError) -> (result: Ingest.Result<Row>, source: SourceSummary) {
+                let pack = try TilePack.read(packs[layer]!.path, sha256: packs[layer]!.sha256, tile: tile, layer: layer, as: Row.self, pool: pool)
+                return (Ingest.Result(pack), SourceSummary(pack.header, spec: spec))
+            }
             let a: (result: Ingest.Result<AddressPoint>, source: SourceSummary)
             if let table = tables.1 {
                 try addressIntake.sortIDs(table, pool: pool)
                 a = (addressIntake.finish(pool: pool), SourceSummary(table))
             } else {
-                let pack = try TilePack.read(packs[.addresses]!.path, sha256: packs[.addresses]!.sha256, tile: tile, layer: .addresses,
-                                             as: AddressPoint.self, pool: pool)
-                a = (Ingest.Result(pack), SourceSummary(pack.header, spec: options.addresses))
+                a = try unpacked(.addresses, options.addresses)
             }
-            let b: (result: Ingest.Result<Building>, source: SourceSummary)
-            if let table = tables.0 {
-                b = (try buildingIntake.finish(table, pool: pool), SourceSummary(table))
-            } else {
-                let pack = try TilePack.read(packs[.buildings]!.path, sha256: packs[.buildings]!.sha256, tile: tile, layer: .buildings,
-                                             as: Building.self, pool: pool)
-                b = (Ingest.Result(pack), SourceSummary(pack.header, spec: options.buildings))
-            }
+            let b: (result: Ingest.Result<Building>, source: SourceSummary) =
+                try tables.0.map { (try buildingIntake.finish($0, pool: pool), SourceSummary($0)) } ?? unpacked(.buildings, options.buildings)
             return ((b, a), "\(b.result.rows.count) buildings, \(a.result.rows.count) addresses accepted")
         }
         return ReadLayers(buildings: b.result, addresses: a.result, territory: territory, buildingSource: b.source, addressSource: a.source)

@@ -141,8 +141,12 @@ struct OutputDirectoryContents: ReportSource {
     /// Each feature of a GeoJSON FeatureCollection: its geometry, the properties named by `keys`
     /// (as text; nil when null or absent), and where its geometry's bytes are.
     static func features(_ layer: GeoJSONLayer, keys: [String], _ body: (SourceGeometry?, [String?], GeoJSONLayer.Span) -> Void) throws {
-        var s = GeoJSONScanner(layer.bytes, mapped: layer.isMapped)
-        let path = layer.path
+        try layer.withBytes { bytes in try scan(bytes, mapped: layer.isMapped, path: layer.path, keys: keys, body) }
+    }
+
+    private static func scan(_ bytes: UnsafeRawBufferPointer, mapped: Bool, path: String, keys: [String],
+                             _ body: (SourceGeometry?, [String?], GeoJSONLayer.Span) -> Void) throws {
+        var s = GeoJSONScanner(bytes, mapped: mapped)
         do {
             guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
             repeat {
@@ -212,32 +216,32 @@ final class GeoJSONLayer {
     }
 
     let path: String
-    let bytes: UnsafeRawBufferPointer
-    let isMapped: Bool
     private let mapped: MappedFile?
+    private let unpacked: [UInt8]
+    var isMapped: Bool { mapped != nil }
 
     /// `path`, else `path.gz`.
     init(_ path: String) throws {
         if FileManager.default.fileExists(atPath: path) {
-            let file = try MappedFile(path: path)
-            (self.path, mapped, bytes, isMapped) = (path, file, file.bytes, true)
+            (self.path, mapped, unpacked) = (path, try MappedFile(path: path), [])
         } else {
-            let unpacked = try Gzip.decompressFile(path + ".gz")
-            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: unpacked.count, alignment: 1)
-            unpacked.withUnsafeBytes { copy.copyMemory(from: $0) }
-            (self.path, mapped, bytes, isMapped) = (path + ".gz", nil, UnsafeRawBufferPointer(copy), false)
+            (self.path, mapped, unpacked) = (path + ".gz", nil, try Gzip.decompressFile(path + ".gz"))
         }
     }
 
-    deinit {
-        if mapped == nil { bytes.deallocate() }
+    /// The layer's bytes, for the length of `body`.
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        if let mapped { return try body(mapped.bytes) }
+        return try unpacked.withUnsafeBytes(body)
     }
 
     /// The polygons whose geometry is at `span` (read once already: it reads again).
     func footprint(at span: Span) -> Footprint {
         guard span.end > span.start else { return .empty }
-        var s = GeoJSONScanner(UnsafeRawBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.end)]))
-        guard case .polygons(let f)?? = try? GeoJSONGeometry.read(&s) else { return .empty }
-        return f
+        return withBytes { bytes in
+            var s = GeoJSONScanner(UnsafeRawBufferPointer(rebasing: bytes[Int(span.start)..<Int(span.end)]))
+            guard case .polygons(let f)?? = try? GeoJSONGeometry.read(&s) else { return .empty }
+            return f
+        }
     }
 }

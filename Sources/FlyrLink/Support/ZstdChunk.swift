@@ -33,48 +33,55 @@ struct ZstdChunk {
 
     func free() { compressed.deallocate() }
 
-    /// The chunk as bytes: its raw size and its compressed size (64-bit, little-endian), then the
-    /// compressed bytes. A tile's pack (`TilePack`) carries parked chunks to another process.
+    /// The chunk as bytes: its raw size and its compressed size, then the compressed bytes. A
+    /// tile's pack (`TilePack`) carries parked chunks to another process.
     func append(to bytes: inout [UInt8]) {
         // (The reader takes sizes up to 2³¹ - 1: a parked chunk of 65,536 rows is far smaller.)
         precondition(rawSize <= Int(Int32.max) && compressed.count <= Int(Int32.max), "a chunk larger than 2 GiB")
-        for size in [rawSize, compressed.count] { withUnsafeBytes(of: UInt64(size).littleEndian) { bytes.append(contentsOf: $0) } }
+        Self.append(size: rawSize, to: &bytes)
+        Self.append(size: compressed.count, to: &bytes)
         bytes.append(contentsOf: UnsafeRawBufferPointer(compressed))
     }
 
-    /// `count` items' chunks as bytes: the count (64-bit, little-endian), then each chunk.
+    /// `count` items' chunks as bytes: the count, then each chunk.
     static func append(count: Int, _ chunks: [ZstdChunk], to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: UInt64(count).littleEndian) { bytes.append(contentsOf: $0) }
+        append(size: count, to: &bytes)
         for chunk in chunks { chunk.append(to: &bytes) }
     }
 
     /// What `append(count:_:to:)` wrote at `offset` (moved past it), `perChunk` items a chunk;
     /// nil when the bytes end first (the chunks read are freed).
     static func read(counted bytes: UnsafeRawBufferPointer, perChunk: Int, at offset: inout Int) -> (count: Int, chunks: [ZstdChunk])? {
-        guard offset + 8 <= bytes.count else { return nil }
-        let count = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        guard count <= UInt64(Int32.max) else { return nil }
+        guard let count = size(in: bytes, at: offset) else { return nil }
         offset += 8
         var chunks: [ZstdChunk] = []
-        for _ in 0..<(Int(count) + perChunk - 1) / perChunk {
+        for _ in 0..<(count + perChunk - 1) / perChunk {
             guard let chunk = ZstdChunk(bytes: bytes, at: &offset) else { chunks.forEach { $0.free() }; return nil }
             chunks.append(chunk)
         }
-        return (Int(count), chunks)
+        return (count, chunks)
     }
 
     /// The chunk `append(to:)` wrote at `offset` in `bytes` (the offset moved past it); nil when
     /// the bytes end before it does.
     init?(bytes: UnsafeRawBufferPointer, at offset: inout Int) {
-        func size(_ at: Int) -> Int? {
-            guard at >= 0, at + 8 <= bytes.count else { return nil }
-            let v = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
-            return v <= UInt64(Int32.max) ? Int(v) : nil
-        }
-        guard let raw = size(offset), let count = size(offset + 8), offset + 16 + count <= bytes.count else { return nil }
+        guard let raw = Self.size(in: bytes, at: offset), let count = Self.size(in: bytes, at: offset + 8),
+              offset + 16 + count <= bytes.count else { return nil }
         compressed = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 1)
         compressed.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset + 16..<offset + 16 + count]))
         rawSize = raw
         offset += 16 + count
+    }
+
+    /// A size as the framing writes it: 64-bit, little-endian.
+    private static func append(size: Int, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: UInt64(size).littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// The size at `at`; nil past the end, or above 2³¹ - 1.
+    private static func size(in bytes: UnsafeRawBufferPointer, at: Int) -> Int? {
+        guard at >= 0, at + 8 <= bytes.count else { return nil }
+        let v = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+        return v <= UInt64(Int32.max) ? Int(v) : nil
     }
 }
