@@ -88,10 +88,10 @@ final class ReportPageTests: XCTestCase {
 
     func testDoubtWeights() {
         XCTAssertEqual(WorstSpots.weight(of: .unlinked), 1000)
-        XCTAssertEqual(WorstSpots.weight(of: AddressOutcome(building: 0, method: .exact, confidence: 0.5, distance: 0)), 1000)
-        XCTAssertEqual(WorstSpots.weight(of: AddressOutcome(building: 0, method: .exact, confidence: 0.65, distance: 0)), 500)
-        XCTAssertEqual(WorstSpots.weight(of: AddressOutcome(building: 0, method: .proximity, confidence: 0.8, distance: 3)), 0)
-        XCTAssertEqual(WorstSpots.weight(of: AddressOutcome(building: 0, method: .exact, confidence: 0.99, distance: 0)), 0)
+        XCTAssertEqual(WorstSpots.weight(of: AddressOutcome(building: "b", method: .exact, confidence: 0.5, distance: 0)), 1000)
+        XCTAssertEqual(WorstSpots.weight(of: AddressOutcome(building: "b", method: .exact, confidence: 0.65, distance: 0)), 500)
+        XCTAssertEqual(WorstSpots.weight(of: AddressOutcome(building: "b", method: .proximity, confidence: 0.8, distance: 3)), 0)
+        XCTAssertEqual(WorstSpots.weight(of: AddressOutcome(building: "b", method: .exact, confidence: 0.99, distance: 0)), 0)
     }
 
     /// The worst cluster first, windows never overlapping, and the same spots whatever the order
@@ -130,6 +130,44 @@ final class ReportPageTests: XCTestCase {
         XCTAssertEqual(shuffled.map(\.score), spots.map(\.score))
         XCTAssertEqual(shuffled.map(\.addresses), spots.map(\.addresses))
         XCTAssertEqual(shuffled.map(\.unlinked), spots.map(\.unlinked))
+    }
+
+    /// The spots chosen from the first 9 × count windows only are those a sort of every window
+    /// gives, where thousands of windows hold doubt (the kept windows are trimmed many times).
+    func testSpotsFromTheFirstWindowsAreThoseOfEveryWindowSorted() {
+        var rng = SeededGenerator(seed: 11)
+        var cells = WorstSpots.Cells(cell: 40)
+        for _ in 0..<20_000 {
+            // Clustered and spread doubt, with many equal scores (ties by position).
+            let spread = Bool.random(using: &rng) ? 300.0 : 3000.0
+            cells.add(Point2(x: Double.random(in: -spread...spread, using: &rng), y: Double.random(in: -spread...spread, using: &rng)),
+                      weight: [1000, 500, 250].randomElement(using: &rng)!)
+        }
+        // Every window holding a doubtful cell, scored and sorted whole: the choice before it was bounded.
+        var windows: [(x: Int, y: Int, score: Int)] = []
+        var seen = Set<Int64>()
+        for k in cells.weight.keys {
+            let cx = Int(k >> 32), cy = Int(Int32(truncatingIfNeeded: k))
+            for ax in (cx - 1)...cx {
+                for ay in (cy - 1)...cy where seen.insert(WorstSpots.key(ax, ay)).inserted {
+                    var s = 0
+                    for dx in 0...1 { for dy in 0...1 { s += cells.weight[WorstSpots.key(ax + dx, ay + dy)] ?? 0 } }
+                    windows.append((ax, ay, s))
+                }
+            }
+        }
+        XCTAssertGreaterThan(windows.count, 1000)
+        windows.sort { a, b in a.score != b.score ? a.score > b.score : a.y != b.y ? a.y > b.y : a.x < b.x }
+        for count in [1, 3, 10, 40] {
+            var expected: [(x: Int, y: Int, score: Int)] = []
+            for w in windows where expected.count < count {
+                if !expected.contains(where: { abs($0.x - w.x) < 2 && abs($0.y - w.y) < 2 }) { expected.append(w) }
+            }
+            let chosen = cells.choose(count: count)
+            XCTAssertEqual(chosen.map(\.cellX), expected.map(\.x), "count \(count)")
+            XCTAssertEqual(chosen.map(\.cellY), expected.map(\.y), "count \(count)")
+            XCTAssertEqual(chosen.map(\.score), expected.map(\.score), "count \(count)")
+        }
     }
 
     func testTopKeepsTheFirstKInOrder() {
@@ -188,7 +226,7 @@ final class ReportPageTests: XCTestCase {
         XCTAssertEqual(page1.components(separatedBy: "<svg class=\"spot\"").count - 1, ReportSettings.spotCount)
         XCTAssertTrue(page1.contains("#map=19/60.1"))
         // The worst spot holds unlinked addresses, drawn as crosses.
-        let model = ReportModel(run)
+        let model = try ReportModel(run)
         XCTAssertGreaterThan(model.spots[0].spot.unlinked + model.spots[0].spot.unsure, 0)
         XCTAssertGreaterThanOrEqual(model.spots[0].spot.score, model.spots[1].spot.score)
         XCTAssertLessThan(written.count, 1_000_000)
@@ -213,7 +251,7 @@ final class ReportPageTests: XCTestCase {
         XCTAssertTrue(page.contains("Not drawn: this output holds no geometry"))
         XCTAssertFalse(page.contains("<svg class=\"overview\""))
         XCTAssertTrue(page.contains("<section id=\"long-links\">"))
-        XCTAssertTrue(page.contains(run.addresses[ReportModel(run).longLinks[0].address].id))
+        XCTAssertTrue(page.contains(try ReportModel(run).longLinks[0].address.id))
         try ReportFile.redraw(directory: dir)
         let redrawn = try self.page(dir)
         XCTAssertTrue(redrawn.contains("Not drawn: this output holds no geometry"))
@@ -228,10 +266,10 @@ final class ReportPageTests: XCTestCase {
         options.threads = 2
         let run = try LinkPipeline(options: options).run()
         XCTAssertFalse(run.units.isEmpty)
-        let model = ReportModel(run)
+        let model = try ReportModel(run)
         let slicesShown = model.spots.reduce(0) { $0 + $1.units.count }
         XCTAssertGreaterThan(slicesShown, 0)
-        let page = ReportPage.make(run)
+        let page = try ReportPage.make(run)
         XCTAssertEqual(page.components(separatedBy: "stroke=\"\(ColorScale.unitStroke)\"").count - 1, slicesShown)
         XCTAssertEqual(model.busiest.first.map { $0.addresses }, model.busiest.map(\.addresses).max())
         XCTAssertTrue(model.busiest.contains { $0.units > 0 }, "townhouse rows among the busiest")
@@ -315,11 +353,11 @@ final class ReportPageTests: XCTestCase {
         try truth.write(toFile: truthFile, atomically: true, encoding: .utf8)
         let r = try ProcessRunner.flyrLink(["report", out, "--truth", truthFile])
         XCTAssertEqual(r.status, 0, r.stderr)
-        let reliability = Reliability(try OutputDirectoryContents(directory: out), truth: try Reliability.readTruth(truthFile), truthFile: truthFile)
+        let reliability = try Reliability(try OutputDirectoryContents(directory: out), truth: try Reliability.readTruth(truthFile), truthFile: truthFile)
         XCTAssertEqual(reliability.bands.map(\.links), expected.map(\.links))
         XCTAssertEqual(reliability.bands.map(\.correct), expected.map(\.correct))
         XCTAssertEqual(reliability.withoutTruth, links.count - expected.map(\.links).reduce(0, +))
-        XCTAssertEqual(Reliability(run, truth: try Reliability.readTruth(truthFile), truthFile: truthFile), reliability, "the same in memory")
+        XCTAssertEqual(try Reliability(run, truth: try Reliability.readTruth(truthFile), truthFile: truthFile), reliability, "the same in memory")
         let page = try page(out)
         XCTAssertTrue(page.contains("aria-label=\"reliability curve\""))
         let top = expected[RunSummary.bands.count - 1]

@@ -36,18 +36,18 @@ struct Reliability: Equatable {
     }
 
     /// Scored in address order, in report.json's bands.
-    init<S: ReportSource>(_ source: S, truth: [String: String], truthFile: String) {
-        bands = RunSummary.bands.map { Band(label: $0.0) }
-        self.truthFile = truthFile
-        for a in 0..<source.addressCount {
-            let o = source.outcome(ofAddress: a)
-            guard let b = o.building else { continue }
-            guard let expected = truth[source.addressID(a)] else { withoutTruth += 1; continue }
-            let k = RunSummary.bandIndex(of: o.confidence)
+    init<S: ReportSource>(_ source: S, truth: [String: String], truthFile: String) throws {
+        var bands = RunSummary.bands.map { Band(label: $0.0) }
+        var withoutTruth = 0
+        try source.forEachAddress { a in
+            guard let building = a.outcome.building else { return }
+            guard let expected = truth[a.id] else { withoutTruth += 1; return }
+            let k = RunSummary.bandIndex(of: a.outcome.confidence)
             bands[k].links += 1
-            bands[k].confidenceSum += o.confidence
-            if source.buildingID(b) == expected { bands[k].correct += 1 }
+            bands[k].confidenceSum += a.outcome.confidence
+            if building == expected { bands[k].correct += 1 }
         }
+        (self.bands, self.withoutTruth, self.truthFile) = (bands, withoutTruth, truthFile)
     }
 }
 

@@ -9,7 +9,9 @@ public enum ReportFile {
     static func write(_ run: LinkRun, to path: String, observer: PipelineObserver? = nil) throws(OutputError) {
         observer?(.started(.report, detail: name))
         let t0 = Date()
-        try write(ReportPage.make(run), to: path)
+        let page: String
+        do { page = try ReportPage.make(run) } catch { throw OutputError("report.html: \(error)") }
+        try write(page, to: path)
         observer?(.finished(.report, detail: name, seconds: Date().timeIntervalSince(t0), items: run.addresses.count))
     }
 
@@ -29,7 +31,7 @@ public enum ReportFile {
             throw InputError("\(directory) is not a directory")
         }
         let contents = try OutputDirectoryContents(directory: directory, houseNumbers: houseNumbers)
-        let reliability = try truth.map { Reliability(contents, truth: try Reliability.readTruth($0), truthFile: $0) }
+        let reliability = try truth.map { try Reliability(contents, truth: try Reliability.readTruth($0), truthFile: $0) }
         let target = (directory as NSString).appendingPathComponent(name)
         let temporary = (directory as NSString).appendingPathComponent(".\(name).tmp-\(getpid())")
         do {

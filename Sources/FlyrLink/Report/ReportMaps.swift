@@ -38,11 +38,11 @@ enum OverviewMap {
 enum SpotMap {
     static let side = 380.0
 
-    static func draw<S: ReportSource>(_ scene: ReportModel.SpotScene, model: ReportModel, source: S) -> String {
+    static func draw(_ scene: ReportModel.SpotScene) -> String {
         var map = SVGMap(window: scene.view, fitting: side)
-        var footprintOf: [Int: Footprint] = [:]
-        for (b, f) in scene.buildings {
-            footprintOf[b] = f
+        var footprintOf: [String: Footprint] = [:]
+        for (id, f) in scene.buildings {
+            if footprintOf[id] == nil { footprintOf[id] = f }
             map.footprint(f, fill: ColorScale.footprintFill, stroke: ColorScale.footprintStroke)
         }
         for u in scene.units {
@@ -51,23 +51,21 @@ enum SpotMap {
         map.groundRect(scene.spot.window, stroke: "#888", dash: "2 4")
         // Lines first, then points and labels on top.
         for a in scene.addresses {
-            let o = model.outcomes[a]
+            let o = a.address.outcome, p = a.metric
             guard o.method == .proximity, let b = o.building, let f = footprintOf[b] else { continue }
-            let p = model.addressMetric[a]
             map.line(p, Self.nearestOnOutline(f, to: p) ?? p, color: ColorScale.confidence(o.confidence), width: 2)
         }
         for a in scene.addresses {
-            let o = model.outcomes[a]
-            let p = model.addressMetric[a]
-            let number = source.houseNumber(a) ?? ""
+            let o = a.address.outcome, p = a.metric
+            let number = a.address.houseNumber ?? ""
             if o.building == nil {
-                map.cross(p, size: 8, color: ColorScale.unlinked, title: "\(source.addressID(a)) \(number): unlinked")
+                map.cross(p, size: 8, color: ColorScale.unlinked, title: "\(a.address.id) \(number): unlinked")
             } else {
-                let text = "\(source.addressID(a)) \(number): \(o.method!.rawValue) \(OutputNumber.fixed(o.confidence, 3))"
+                let text = "\(a.address.id) \(number): \(o.method!.rawValue) \(OutputNumber.fixed(o.confidence, 3))"
                 map.circle(p, radius: 3.5, fill: ColorScale.confidence(o.confidence), stroke: o.method == .proximity ? "#000" : "#fff", title: text)
             }
         }
-        placeLabels(scene, model: model, source: source, on: &map)
+        placeLabels(scene, on: &map)
         map.scaleBar()
         return map.svg(label: "spot map", className: "spot")
     }
@@ -75,24 +73,24 @@ enum SpotMap {
     /// House numbers where they do not cover one another: the most doubtful addresses' first (then in
     /// address order), each tried right above, right below and left of its point, and left out
     /// when all three are taken (every point keeps its number in its hover title).
-    static func placeLabels<S: ReportSource>(_ scene: ReportModel.SpotScene, model: ReportModel, source: S, on map: inout SVGMap) {
+    static func placeLabels(_ scene: ReportModel.SpotScene, on map: inout SVGMap) {
         let order = scene.addresses.sorted { a, b in
-            let wa = WorstSpots.weight(of: model.outcomes[a]), wb = WorstSpots.weight(of: model.outcomes[b])
-            return wa != wb ? wa > wb : a < b
+            let wa = WorstSpots.weight(of: a.address.outcome), wb = WorstSpots.weight(of: b.address.outcome)
+            return wa != wb ? wa > wb : a.address.index < b.address.index
         }
         var taken: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
         for a in order {
-            guard let number = source.houseNumber(a), !number.isEmpty else { continue }
-            let unlinked = model.outcomes[a].building == nil
+            guard let number = a.address.houseNumber, !number.isEmpty else { continue }
+            let unlinked = a.address.outcome.building == nil
             let size = unlinked ? 10.0 : 9.0
-            let width = Double(number.count) * size * 0.62, p = map.px(model.addressMetric[a])
+            let width = Double(number.count) * size * 0.62, p = map.px(a.metric)
             // (dx, dy of the baseline, anchor)
             for (dx, dy, anchor) in [(5.0, -4.0, "start"), (5.0, size + 2, "start"), (-5.0, -4.0, "end")] {
                 let x0 = anchor == "start" ? p.x + dx : p.x + dx - width
                 let box = (x0: x0, y0: p.y + dy - size, x1: x0 + width, y1: p.y + dy + 2)
                 if taken.contains(where: { box.x0 < $0.x1 && $0.x0 < box.x1 && box.y0 < $0.y1 && $0.y0 < box.y1 }) { continue }
                 taken.append(box)
-                map.label(number, at: model.addressMetric[a], dx: dx, dy: dy, size: size, color: unlinked ? "#000" : "#333",
+                map.label(number, at: a.metric, dx: dx, dy: dy, size: size, color: unlinked ? "#000" : "#333",
                           anchor: anchor, weight: unlinked ? "bold" : nil)
                 break
             }

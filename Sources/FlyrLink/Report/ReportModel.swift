@@ -13,24 +13,40 @@ enum ReportSettings {
     static let tableRows = 15
 }
 
-/// What the page shows, computed from a `ReportSource` in a few passes over the addresses and one
-/// over the buildings (O(n); the top-k tables keep k rows, not a sorted copy of everything).
+/// What the page shows, computed from a `ReportSource` in two passes over the addresses, two over
+/// the buildings and one over the units. It holds what it shows: the overview's cells, the doubtful
+/// 40 m cells (for the spots), the tables' rows, and the addresses and footprints near the spots;
+/// not a row of every address or building (`flyr-link report` on a 100M-building output draws in
+/// the memory a city's takes).
 struct ReportModel {
+    /// An address near a spot, with its point in the frame.
+    struct SpotAddress {
+        var address: ReportAddress
+        var metric: Point2
+    }
+
     struct SpotScene {
         var spot: WorstSpots.Spot
         /// The view drawn (the window with a margin), in metres.
         var view: BBox
         var centreLonLat: Point2
-        var buildings: [(index: Int, footprint: Footprint)]  // metric
+        var buildings: [(id: String, footprint: Footprint)]  // metric
         var units: [Footprint]  // metric
-        var addresses: [Int]
+        /// In address order.
+        var addresses: [SpotAddress]
     }
 
     struct LongLink {
-        var address: Int
-        var building: Int
-        var distance: Double
-        var confidence: Double
+        var address: ReportAddress
+        var building: String { address.outcome.building! }
+        var distance: Double { address.outcome.distance }
+        var confidence: Double { address.outcome.confidence }
+    }
+
+    struct BusyBuilding {
+        var building: ReportBuilding
+        var addresses: Int { building.addressCount }
+        var units = 0
     }
 
     var grid: OverviewGrid?
@@ -39,44 +55,46 @@ struct ReportModel {
     var buildingExtent: [Point2] = []
     var spots: [SpotScene] = []
     var longLinks: [LongLink] = []
-    var busiest: [(building: Int, addresses: Int, units: Int)] = []
-    var addressMetric: [Point2] = []
+    var busiest: [BusyBuilding] = []
 
-    init<S: ReportSource>(_ source: S) {
-        let n = source.addressCount
+    init<S: ReportSource>(_ source: S) throws {
         let tm = source.frame.transverseMercator
-        var outcomes: [AddressOutcome] = []
-        outcomes.reserveCapacity(n)
-        for a in 0..<n { outcomes.append(source.outcome(ofAddress: a)) }
-        self.outcomes = outcomes
+        let geometry = source.hasGeometry
+        func isDoubtful(_ o: AddressOutcome) -> Bool { o.building == nil || o.confidence < ReportSettings.doubtfulBelow }
 
-        // The tables need no geometry.
-        longLinks = Self.top(ReportSettings.tableRows, of: outcomes.indices.lazy.filter { outcomes[$0].method == .proximity }) { a, b in
-            // Equal distances by address id: the same order in memory and read back from links.csv.
-            outcomes[a].distance != outcomes[b].distance ? outcomes[a].distance > outcomes[b].distance
-                : (source.addressID(a), a) < (source.addressID(b), b)
-        }.map { LongLink(address: $0, building: outcomes[$0].building!, distance: outcomes[$0].distance, confidence: outcomes[$0].confidence) }
-        var perBuilding = [Int32](repeating: 0, count: source.buildingCount)
-        for o in outcomes { if let b = o.building { perBuilding[b] += 1 } }
-        var unitsPerBuilding = [Int32](repeating: 0, count: source.buildingCount)
-        for u in 0..<source.unitCount { unitsPerBuilding[source.unitBuilding(u)] += 1 }
-        busiest = Self.top(ReportSettings.tableRows, of: perBuilding.indices.lazy.filter { perBuilding[$0] > 1 }) { a, b in
-            perBuilding[a] != perBuilding[b] ? perBuilding[a] > perBuilding[b] : a < b
-        }.map { ($0, Int(perBuilding[$0]), Int(unitsPerBuilding[$0])) }
+        // The first pass over the addresses and the first over the buildings, side by side.
+        let (addresses, buildings) = try Concurrently.both({ () throws(InputError) in
+            try Self.passing { try Self.firstPass(overAddresses: source) }
+        }, { () throws(InputError) in
+            try Self.passing { try Self.firstPass(overBuildings: source) }
+        })
+        longLinks = addresses.long.map(LongLink.init)
+        busiest = buildings.busiest.map { BusyBuilding(building: $0) }
+        var spotsFound = addresses.cells.choose(count: ReportSettings.spotCount)
+        let lonLatExtent = buildings.lonLatExtent, centreExtent = buildings.centreExtent, addressExtent = addresses.extent
+        guard geometry else {
+            try countUnits(source, inViews: [])
+            return
+        }
+        buildingExtent = Self.outline(lonLatExtent, tm)
+        var extent = addressExtent
+        extent.extend(centreExtent)
+        var grid = OverviewGrid(extent: extent)
 
-        guard source.hasGeometry else { return }
-        // Addresses into the frame; their doubt.
-        addressMetric = (0..<n).map { a in source.addressLonLat(a).map(tm.forward) ?? Point2(x: .nan, y: .nan) }
-        let weights = outcomes.map { Int32(WorstSpots.weight(of: $0)) }
-        func isUnlinked(_ a: Int) -> Bool { outcomes[a].building == nil }
-        func isUnsure(_ a: Int) -> Bool { outcomes[a].building != nil && outcomes[a].confidence < ReportSettings.doubtfulBelow }
-        let found = WorstSpots.find(positions: addressMetric, weights: weights, unlinked: isUnlinked, unsure: isUnsure,
-                                    cell: ReportSettings.spotCell, count: ReportSettings.spotCount)
-
-        // The buildings: their extent, their centres (for the grid), and those each spot shows.
-        var lonLatExtent = BBox.empty
-        var centres = [Point2](repeating: Point2(x: .nan, y: .nan), count: source.buildingCount)
-        let views = found.map { spot -> BBox in
+        // Addresses, second pass: the overview's cells, the spots' counts and centres, and the
+        // addresses near a spot (a view is centred within its window: half a view around it holds it).
+        var counting = WorstSpots.Counting(spots: spotsFound)
+        let near = spotsFound.map { $0.window.expanded(by: ReportSettings.spotCell * 1.25 + 1) }
+        var nearby: [SpotAddress] = []
+        try source.forEachAddress { a in
+            let p = Self.metric(a, tm)
+            grid.addAddress(at: p, doubtful: isDoubtful(a.outcome))
+            counting.add(p, weight: WorstSpots.weight(of: a.outcome), unlinked: a.outcome.building == nil,
+                         unsure: a.outcome.building != nil && a.outcome.confidence < ReportSettings.doubtfulBelow)
+            if p.isFinite, near.contains(where: { $0.contains(p) }) { nearby.append(SpotAddress(address: a, metric: p)) }
+        }
+        spotsFound = counting.spots
+        let views = spotsFound.map { spot -> BBox in
             let half = ReportSettings.spotCell * 1.25
             return BBox(minX: spot.centre.x - half, minY: spot.centre.y - half, maxX: spot.centre.x + half, maxY: spot.centre.y + half)
         }
@@ -87,46 +105,108 @@ struct ReportModel {
             }
             return b.expanded(by: 1e-5)
         }
-        var spotBuildings = [[Int]](repeating: [], count: found.count)
-        for b in 0..<source.buildingCount {
-            let box = source.buildingLonLatBox(b)
-            guard !box.isEmpty else { continue }
-            lonLatExtent.extend(box)
-            centres[b] = tm.forward(box.center)
-            for s in viewsLonLat.indices where viewsLonLat[s].intersects(box) { spotBuildings[s].append(b) }
-        }
-        buildingExtent = Self.outline(lonLatExtent, tm)
+        let spotAddresses = views.map { view in nearby.filter { view.contains($0.metric) } }
+        nearby = []
 
-        var extent = BBox.empty
-        for p in addressMetric where p.isFinite { extent.extend(p) }
-        for p in centres where p.isFinite { extent.extend(p) }
-        var grid = OverviewGrid(extent: extent)
-        for a in 0..<n { grid.addAddress(at: addressMetric[a], doubtful: isUnlinked(a) || isUnsure(a)) }
-        for p in centres { grid.addBuilding(at: p) }
+        // Buildings, second pass: the overview's cells, and the footprints the spots show: those in
+        // a view, and those its addresses are linked to (however far).
+        let linkedFromSpots = Set(spotAddresses.joined().compactMap { $0.address.outcome.building })
+        var spotBuildings = [[Int]](repeating: [], count: spotsFound.count)
+        var shownBuilding: [Int: (id: String, footprint: Footprint)] = [:]
+        var linkedIndex: [String: Int] = [:]
+        try source.forEachBuilding { b, footprint in
+            let box = b.lonLatBox
+            var shown = false
+            if !box.isEmpty {
+                grid.addBuilding(at: tm.forward(box.center))
+                for s in viewsLonLat.indices where viewsLonLat[s].intersects(box) {
+                    spotBuildings[s].append(b.index)
+                    shown = true
+                }
+            }
+            if linkedFromSpots.contains(b.id), linkedIndex[b.id] == nil {
+                linkedIndex[b.id] = b.index
+                shown = true
+            }
+            if shown { shownBuilding[b.index] = (b.id, Self.metric(footprint(), tm)) }
+        }
         self.grid = grid
 
-        // Each spot's scene: its buildings, their slices, its addresses, and the buildings its
-        // addresses are linked to (however far).
-        var unitsOf: [Int: [Int]] = [:]
-        let wanted = Set(spotBuildings.joined())
-        for u in 0..<source.unitCount where wanted.contains(source.unitBuilding(u)) { unitsOf[source.unitBuilding(u), default: []].append(u) }
-        var spotAddresses = [[Int]](repeating: [], count: found.count)
-        for a in 0..<n where addressMetric[a].isFinite {
-            for s in views.indices where views[s].contains(addressMetric[a]) { spotAddresses[s].append(a) }
+        // Each spot's scene: its buildings, their slices, its addresses.
+        var scenes: [SpotScene] = []
+        for (s, spot) in spotsFound.enumerated() {
+            var shown = Set(spotBuildings[s])
+            for a in spotAddresses[s] { if let id = a.address.outcome.building, let b = linkedIndex[id] { shown.insert(b) } }
+            scenes.append(SpotScene(spot: spot, view: views[s], centreLonLat: tm.inverse(spot.centre),
+                                    buildings: shown.sorted().map { shownBuilding[$0]! }, units: [], addresses: spotAddresses[s]))
         }
-        for (s, spot) in found.enumerated() {
-            var shown = spotBuildings[s]
-            let present = Set(shown)
-            for a in spotAddresses[s] { if let b = outcomes[a].building, !present.contains(b) { shown.append(b) } }
-            shown = Array(Set(shown)).sorted()
-            let metricBuildings = shown.map { b in (b, Self.metric(source.buildingFootprint(b), tm)) }
-            let units = shown.flatMap { unitsOf[$0] ?? [] }.sorted().map { Self.metric(source.unitFootprint($0), tm) }
-            spots.append(SpotScene(spot: spot, view: views[s], centreLonLat: tm.inverse(spot.centre), buildings: metricBuildings,
-                                   units: units, addresses: spotAddresses[s]))
-        }
+        spots = scenes
+        try countUnits(source, inViews: Set(spotBuildings.joined().map { shownBuilding[$0]!.id }))
     }
 
-    private(set) var outcomes: [AddressOutcome] = []
+    /// The addresses' first pass: the long links (no geometry needed), and with geometry the
+    /// doubt per 40 m cell and the points' extent in the frame.
+    private static func firstPass<S: ReportSource>(overAddresses source: S) throws -> (long: [ReportAddress], cells: WorstSpots.Cells, extent: BBox) {
+        let tm = source.frame.transverseMercator
+        var long = TopRows<ReportAddress>(ReportSettings.tableRows) { a, b in
+            // Equal distances by address id: the same order in memory and read back from links.csv.
+            a.outcome.distance != b.outcome.distance ? a.outcome.distance > b.outcome.distance : (a.id, a.index) < (b.id, b.index)
+        }
+        var cells = WorstSpots.Cells(cell: ReportSettings.spotCell)
+        var extent = BBox.empty
+        try source.forEachAddress { a in
+            if a.outcome.method == .proximity { long.offer(a) }
+            guard source.hasGeometry else { return }
+            let p = metric(a, tm)
+            if p.isFinite { extent.extend(p) }
+            cells.add(p, weight: WorstSpots.weight(of: a.outcome))
+        }
+        return (long.rows, cells, extent)
+    }
+
+    /// The buildings' first pass: the busiest (no geometry needed), the footprints' extent in
+    /// lon/lat and their boxes' centres' in the frame.
+    private static func firstPass<S: ReportSource>(overBuildings source: S) throws -> (busiest: [ReportBuilding], lonLatExtent: BBox, centreExtent: BBox) {
+        let tm = source.frame.transverseMercator
+        var busy = TopRows<ReportBuilding>(ReportSettings.tableRows) { a, b in
+            a.addressCount != b.addressCount ? a.addressCount > b.addressCount : a.index < b.index
+        }
+        var lonLatExtent = BBox.empty, centreExtent = BBox.empty
+        try source.forEachBuilding { b, _ in
+            if b.addressCount > 1 { busy.offer(b) }
+            guard source.hasGeometry, !b.lonLatBox.isEmpty else { return }
+            lonLatExtent.extend(b.lonLatBox)
+            let centre = tm.forward(b.lonLatBox.center)
+            if centre.isFinite { centreExtent.extend(centre) }
+        }
+        return (busy.rows, lonLatExtent, centreExtent)
+    }
+
+    /// An address's point in the frame (not a number without one).
+    static func metric(_ a: ReportAddress, _ tm: TransverseMercator) -> Point2 { a.lonLat.map(tm.forward) ?? Point2(x: .nan, y: .nan) }
+
+    /// `body`'s error as an input error (what `Concurrently` passes on).
+    private static func passing<T>(_ body: () throws -> T) throws(InputError) -> T {
+        do { return try body() } catch let error as InputError { throw error } catch { throw InputError("\(error)") }
+    }
+
+    /// Units: the busiest buildings' slice counts, and each spot's slices: those of its buildings
+    /// that lie in some spot's view (`inViews`: a building shown only as an address's link is
+    /// drawn without its slices), in unit order.
+    private mutating func countUnits<S: ReportSource>(_ source: S, inViews: Set<String>) throws {
+        let tm = source.frame.transverseMercator
+        var busyIndex: [String: Int] = [:]
+        for (k, b) in busiest.enumerated() where busyIndex[b.building.id] == nil { busyIndex[b.building.id] = k }
+        let shownIn = spots.map { Set($0.buildings.map(\.id)).intersection(inViews) }
+        try source.forEachUnit { building, footprint in
+            if let k = busyIndex[building] { busiest[k].units += 1 }
+            var drawn: Footprint?
+            for s in spots.indices where shownIn[s].contains(building) {
+                if drawn == nil { drawn = Self.metric(footprint(), tm) }
+                spots[s].units.append(drawn!)
+            }
+        }
+    }
 
     static func metric(_ f: Footprint, _ tm: TransverseMercator) -> Footprint {
         var m = f
@@ -147,16 +227,30 @@ struct ReportModel {
         return ring.map(tm.forward)
     }
 
-    /// The first `k` of `items` in the order `before`, keeping k at a time (O(n·k) at worst, about
-    /// O(n) as most items fall behind the k-th).
-    static func top<C: Sequence>(_ k: Int, of items: C, by before: (Int, Int) -> Bool) -> [Int] where C.Element == Int {
-        var kept: [Int] = []
-        for i in items {
-            if kept.count == k, let last = kept.last, !before(i, last) { continue }
-            let at = kept.firstIndex { before(i, $0) } ?? kept.count
-            kept.insert(i, at: at)
-            if kept.count > k { kept.removeLast() }
-        }
-        return kept
+    /// The first `k` of `items` in the order `before` (`TopRows`).
+    static func top<C: Sequence>(_ k: Int, of items: C, by before: @escaping (Int, Int) -> Bool) -> [Int] where C.Element == Int {
+        var rows = TopRows<Int>(k, by: before)
+        for i in items { rows.offer(i) }
+        return rows.rows
+    }
+}
+
+/// The first `k` of the rows offered, in the order `before` (equal rows in the order offered),
+/// keeping k at a time (O(n·k) at worst, about O(n) as most rows fall behind the k-th).
+struct TopRows<Row> {
+    let k: Int
+    let before: (Row, Row) -> Bool
+    private(set) var rows: [Row] = []
+
+    init(_ k: Int, by before: @escaping (Row, Row) -> Bool) {
+        self.k = k
+        self.before = before
+    }
+
+    mutating func offer(_ row: Row) {
+        if rows.count == k, let last = rows.last, !before(row, last) { return }
+        let at = rows.firstIndex { before(row, $0) } ?? rows.count
+        rows.insert(row, at: at)
+        if rows.count > k { rows.removeLast() }
     }
 }

@@ -7,8 +7,8 @@ public enum ReportPage {
     public static let fileName = "report.html"
 
     /// `reliability`: scored against a truth file (`flyr-link report --truth`), drawn under the histogram.
-    static func make<S: ReportSource>(_ source: S, reliability: Reliability? = nil) -> String {
-        let model = ReportModel(source)
+    static func make<S: ReportSource>(_ source: S, reliability: Reliability? = nil) throws -> String {
+        let model = try ReportModel(source)
         let r = source.report
         var h = """
         <!DOCTYPE html>
@@ -155,10 +155,10 @@ public enum ReportPage {
             let s = scene.spot
             h += "<figure id=\"spot-\(k + 1)\"><figcaption><b>\(k + 1).</b> \(latLon(scene.centreLonLat)) — "
             h += "\(s.unlinked) unlinked, \(s.unsure) unsure of \(s.addresses) addresses · \(osmLink(scene.centreLonLat))</figcaption>\n"
-            h += SpotMap.draw(scene, model: model, source: source)
-            let unlinked = scene.addresses.filter { model.outcomes[$0].building == nil && scene.spot.window.contains(model.addressMetric[$0]) }
+            h += SpotMap.draw(scene)
+            let unlinked = scene.addresses.filter { $0.address.outcome.building == nil && scene.spot.window.contains($0.metric) }
             if !unlinked.isEmpty {
-                let shown = unlinked.prefix(6).map { a in "<code>\(e(source.addressID(a)))</code> \(e(source.houseNumber(a) ?? ""))" }
+                let shown = unlinked.prefix(6).map { a in "<code>\(e(a.address.id))</code> \(e(a.address.houseNumber ?? ""))" }
                 h += "<p class=\"small\">unlinked: " + shown.joined(separator: ", ") + (unlinked.count > 6 ? " and \(unlinked.count - 6) more" : "") + "</p>\n"
             }
             h += "</figure>\n"
@@ -173,9 +173,9 @@ public enum ReportPage {
         h += "<p>The longest links by proximity (address point to footprint).</p>\n<table>\n"
         h += "<tr><th>#</th><th>address id</th><th>number</th><th>building id</th><th>distance</th><th>confidence</th><th>map</th></tr>\n"
         for (k, l) in model.longLinks.enumerated() {
-            h += "<tr><td class=\"n\">\(k + 1)</td><td class=\"id\">\(e(source.addressID(l.address)))</td><td>\(e(source.houseNumber(l.address) ?? ""))</td>"
-            h += "<td class=\"id\">\(e(source.buildingID(l.building)))</td><td class=\"n\">\(OutputNumber.fixed(l.distance, 2)) m</td>"
-            h += "<td class=\"n\">\(OutputNumber.fixed(l.confidence, 3))</td><td>\(source.addressLonLat(l.address).map(osmLink) ?? "")</td></tr>\n"
+            h += "<tr><td class=\"n\">\(k + 1)</td><td class=\"id\">\(e(l.address.id))</td><td>\(e(l.address.houseNumber ?? ""))</td>"
+            h += "<td class=\"id\">\(e(l.building))</td><td class=\"n\">\(OutputNumber.fixed(l.distance, 2)) m</td>"
+            h += "<td class=\"n\">\(OutputNumber.fixed(l.confidence, 3))</td><td>\(l.address.lonLat.map(osmLink) ?? "")</td></tr>\n"
         }
         return h + "</table>\n</section>\n"
     }
@@ -185,8 +185,8 @@ public enum ReportPage {
         guard !model.busiest.isEmpty else { return h + "<p>No building has more than one address.</p>\n</section>\n" }
         h += "<table>\n<tr><th>#</th><th>building id</th><th>addresses</th><th>unit slices</th><th>map</th></tr>\n"
         for (k, b) in model.busiest.enumerated() {
-            let box = source.buildingLonLatBox(b.building)
-            h += "<tr><td class=\"n\">\(k + 1)</td><td class=\"id\">\(e(source.buildingID(b.building)))</td><td class=\"n\">\(b.addresses)</td>"
+            let box = b.building.lonLatBox
+            h += "<tr><td class=\"n\">\(k + 1)</td><td class=\"id\">\(e(b.building.id))</td><td class=\"n\">\(b.addresses)</td>"
             h += "<td class=\"n\">\(b.units)</td><td>\(box.isEmpty ? "" : osmLink(box.center))</td></tr>\n"
         }
         return h + "</table>\n</section>\n"

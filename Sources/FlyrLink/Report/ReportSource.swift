@@ -1,7 +1,10 @@
 /// What report.html is drawn from: a finished run (`LinkRun`) or an output directory as written
-/// (`OutputDirectoryContents`, for `flyr-link report`). Values are given as the output files hold
-/// them — coordinates to 7 decimals, confidence to 3, distances to 2 (`ReportRounding`) — so a page
-/// redrawn from the directory is byte-identical to the one the run wrote.
+/// (`OutputDirectoryContents`, for `flyr-link report` and a distributed run's merge). The page is
+/// made in a few passes over the addresses, the buildings and the units, each in the run's order
+/// (`ReportModel`), so that what it holds is bounded by what it shows, not by the run's size.
+/// Values are given as the output files hold them — coordinates to 7 decimals, confidence to 3,
+/// distances to 2 (`ReportRounding`) — so a page redrawn from the directory is byte-identical to
+/// the one the run wrote.
 protocol ReportSource {
     var report: RunReport { get }
     var frame: LocalMetricFrame { get }
@@ -10,29 +13,41 @@ protocol ReportSource {
     /// False when the output holds no geometry (`--only links`): no maps then.
     var hasGeometry: Bool { get }
 
-    var addressCount: Int { get }
-    func addressID(_ a: Int) -> String
-    func houseNumber(_ a: Int) -> String?
+    /// Every address, in the run's order (a links-only output: every linked address).
+    func forEachAddress(_ body: (ReportAddress) throws -> Void) throws
+    /// Every building, in the run's order (a links-only output: every linked building), and its
+    /// footprint in EPSG:4326 as written, made only when asked for.
+    func forEachBuilding(_ body: (ReportBuilding, () -> Footprint) throws -> Void) throws
+    /// Every unit slice, in the run's order: its building's id, and its footprint as `forEachBuilding`'s.
+    func forEachUnit(_ body: (_ building: String, () -> Footprint) throws -> Void) throws
+}
+
+/// An address as the page reads it.
+struct ReportAddress {
+    /// Its place in the run's order (a tie's last resort).
+    var index: Int
+    var id: String
+    var houseNumber: String?
     /// In EPSG:4326, rounded as written; nil without geometry.
-    func addressLonLat(_ a: Int) -> Point2?
-    func outcome(ofAddress a: Int) -> AddressOutcome
+    var lonLat: Point2?
+    var outcome: AddressOutcome
+}
 
-    var buildingCount: Int { get }
-    func buildingID(_ b: Int) -> String
-    /// The footprint's bounding box in EPSG:4326 (of the rounded coordinates); empty without geometry.
-    func buildingLonLatBox(_ b: Int) -> BBox
-    /// In EPSG:4326, rounded as written.
-    func buildingFootprint(_ b: Int) -> Footprint
-
-    var unitCount: Int { get }
-    func unitBuilding(_ u: Int) -> Int
-    func unitFootprint(_ u: Int) -> Footprint
+/// A building as the page reads it.
+struct ReportBuilding {
+    /// Its place in the run's order (a tie's last resort).
+    var index: Int
+    var id: String
+    /// The footprint's box in EPSG:4326 (of the rounded coordinates); empty without geometry.
+    var lonLatBox: BBox
+    /// Its addresses (address_count).
+    var addressCount: Int
 }
 
 /// An address's link, as the report reads it.
 struct AddressOutcome: Equatable {
-    /// nil: unlinked.
-    var building: Int?
+    /// The building's id; nil: unlinked.
+    var building: String?
     var method: MatchMethod?
     var confidence: Double
     var distance: Double
@@ -63,41 +78,47 @@ extension LinkRun: ReportSource {
 
     var hasGeometry: Bool { options.only == .all }
 
-    var addressCount: Int { addresses.count }
-    func addressID(_ a: Int) -> String { addresses[a].id }
-    func houseNumber(_ a: Int) -> String? { addresses[a].houseNumber }
-    func addressLonLat(_ a: Int) -> Point2? { location(ofAddress: a).map(ReportRounding.lonLat) }
+    func forEachAddress(_ body: (ReportAddress) throws -> Void) throws {
+        for a in addresses.indices {
+            try body(ReportAddress(index: a, id: addresses[a].id, houseNumber: addresses[a].houseNumber,
+                                   lonLat: location(ofAddress: a).map(ReportRounding.lonLat), outcome: outcome(ofAddress: a)))
+        }
+    }
 
+    /// Address `a`'s link as the files hold it.
     func outcome(ofAddress a: Int) -> AddressOutcome {
         guard let l = linkOfAddress[a] else { return .unlinked }
         let link = links[l]
-        return AddressOutcome(building: link.buildingIndex, method: link.method,
+        return AddressOutcome(building: buildings[link.buildingIndex].id, method: link.method,
                               confidence: ReportRounding.round(link.confidence, 3), distance: ReportRounding.round(link.distance, 2))
     }
 
-    var buildingCount: Int { buildings.count }
-    func buildingID(_ b: Int) -> String { buildings[b].id }
-
-    func buildingLonLatBox(_ b: Int) -> BBox {
-        guard b < buildingFootprints.count else { return .empty }
-        // Rounding is monotone: the box of the rounded points is the rounded box.
-        let box = buildingFootprints[b].bbox
-        guard !box.isEmpty else { return box }
-        return BBox(minX: ReportRounding.round(box.minX, 7), minY: ReportRounding.round(box.minY, 7),
-                    maxX: ReportRounding.round(box.maxX, 7), maxY: ReportRounding.round(box.maxY, 7))
+    func forEachBuilding(_ body: (ReportBuilding, () -> Footprint) throws -> Void) throws {
+        for b in buildings.indices {
+            var box = BBox.empty
+            if b < buildingFootprints.count {
+                // Rounding is monotone: the box of the rounded points is the rounded box.
+                box = buildingFootprints[b].bbox
+                if !box.isEmpty {
+                    box = BBox(minX: ReportRounding.round(box.minX, 7), minY: ReportRounding.round(box.minY, 7),
+                               maxX: ReportRounding.round(box.maxX, 7), maxY: ReportRounding.round(box.maxY, 7))
+                }
+            }
+            try body(ReportBuilding(index: b, id: buildings[b].id, lonLatBox: box, addressCount: linksOfBuilding(b).count)) {
+                var f = footprint(ofBuilding: b)
+                f.movePoints(ReportRounding.lonLat)
+                return f
+            }
+        }
     }
 
-    func buildingFootprint(_ b: Int) -> Footprint {
-        var f = footprint(ofBuilding: b)
-        f.movePoints(ReportRounding.lonLat)
-        return f
-    }
-
-    var unitCount: Int { units.count }
-    func unitBuilding(_ u: Int) -> Int { units[u].buildingIndex }
-    func unitFootprint(_ u: Int) -> Footprint {
-        var f = units[u].footprint
-        f.movePoints(ReportRounding.lonLat)
-        return f
+    func forEachUnit(_ body: (_ building: String, () -> Footprint) throws -> Void) throws {
+        for unit in units {
+            try body(buildings[unit.buildingIndex].id) {
+                var f = unit.footprint
+                f.movePoints(ReportRounding.lonLat)
+                return f
+            }
+        }
     }
 }

@@ -34,55 +34,101 @@ enum WorstSpots {
 
     /// `positions` in metres (non-finite: skipped), `weights` per address as `weight(of:)`, `doubtful` per address
     /// (unlinked or below the level): the `count` worst windows of 2×2 cells of `cell` metres, worst first.
+    /// (The page makes them in two passes over its addresses: `Cells`, `choose`, then `Counting`.)
     static func find(positions: [Point2], weights: [Int32], unlinked: (Int) -> Bool, unsure: (Int) -> Bool,
                      cell: Double, count: Int) -> [Spot] {
-        var cellWeight: [Int64: Int] = [:]
-        func key(_ x: Int, _ y: Int) -> Int64 { Int64(x) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: y))) }
-        func cellOf(_ p: Point2) -> (Int, Int) { (Int((p.x / cell).rounded(.down)), Int((p.y / cell).rounded(.down))) }
-        for (a, p) in positions.enumerated() where weights[a] > 0 && p.isFinite {
-            let (x, y) = cellOf(p)
-            cellWeight[key(x, y), default: 0] += Int(weights[a])
+        var cells = Cells(cell: cell)
+        for (a, p) in positions.enumerated() { cells.add(p, weight: Int(weights[a])) }
+        var counting = Counting(spots: cells.choose(count: count))
+        for (a, p) in positions.enumerated() { counting.add(p, weight: Int(weights[a]), unlinked: unlinked(a), unsure: unsure(a)) }
+        return counting.spots
+    }
+
+    /// The doubt summed per cell of `cell` metres (a hash map of the cells with any).
+    struct Cells {
+        let cell: Double
+        private(set) var weight: [Int64: Int] = [:]
+
+        init(cell: Double) { self.cell = cell }
+
+        mutating func add(_ p: Point2, weight w: Int) {
+            guard w > 0, p.isFinite else { return }
+            let (x, y) = WorstSpots.cell(of: p, cell)
+            weight[WorstSpots.key(x, y), default: 0] += w
         }
-        // Every window holding a doubtful cell, scored once.
-        var candidates: [(x: Int, y: Int, score: Int)] = []
-        var seen = Set<Int64>()
-        for k in cellWeight.keys {
-            let cx = Int(k >> 32), cy = Int(Int32(truncatingIfNeeded: k))
-            for ax in (cx - 1)...cx {
-                for ay in (cy - 1)...cy where seen.insert(key(ax, ay)).inserted {
-                    var s = 0
-                    for dx in 0...1 { for dy in 0...1 { s += cellWeight[key(ax + dx, ay + dy)] ?? 0 } }
-                    candidates.append((ax, ay, s))
+
+        /// The `count` worst windows, never overlapping: the windows holding a doubtful cell, best
+        /// first (ties: north first, then west first: reading order), taken greedily. A window
+        /// taken rules out at most 8 others, so only the first 9 × `count` can be taken: those are
+        /// kept, not every window sorted.
+        func choose(count: Int) -> [Spot] {
+            let keep = 9 * count
+            var candidates: [(x: Int, y: Int, score: Int)] = []
+            func before(_ a: (x: Int, y: Int, score: Int), _ b: (x: Int, y: Int, score: Int)) -> Bool {
+                if a.score != b.score { return a.score > b.score }
+                if a.y != b.y { return a.y > b.y }
+                return a.x < b.x
+            }
+            // Each window once: from the first of its doubtful cells in the order (0,0), (1,0), (0,1), (1,1).
+            let offsets = [(0, 0), (1, 0), (0, 1), (1, 1)]
+            for k in weight.keys {
+                let cx = Int(k >> 32), cy = Int(Int32(truncatingIfNeeded: k))
+                for ax in (cx - 1)...cx {
+                    for ay in (cy - 1)...cy {
+                        let at = offsets.firstIndex { $0 == (cx - ax, cy - ay) }!
+                        if offsets[..<at].contains(where: { weight[WorstSpots.key(ax + $0.0, ay + $0.1)] != nil }) { continue }
+                        var s = 0
+                        for (dx, dy) in offsets { s += weight[WorstSpots.key(ax + dx, ay + dy)] ?? 0 }
+                        candidates.append((ax, ay, s))
+                        if candidates.count >= 2 * keep + 64 {
+                            candidates.sort(by: before)
+                            candidates.removeLast(candidates.count - keep)
+                        }
+                    }
                 }
             }
+            candidates.sort(by: before)
+            var spots: [Spot] = []
+            for c in candidates {
+                if spots.count == count { break }
+                if spots.contains(where: { abs($0.cellX - c.x) < 2 && abs($0.cellY - c.y) < 2 }) { continue }
+                let window = BBox(minX: Double(c.x) * cell, minY: Double(c.y) * cell, maxX: Double(c.x + 2) * cell, maxY: Double(c.y + 2) * cell)
+                spots.append(Spot(cellX: c.x, cellY: c.y, window: window, score: c.score, centre: window.center))
+            }
+            return spots
         }
-        candidates.sort { a, b in
-            if a.score != b.score { return a.score > b.score }
-            if a.y != b.y { return a.y > b.y }  // north first, then west first: reading order
-            return a.x < b.x
+    }
+
+    /// The spots' counts and centres, in one pass over the addresses in address order (so the
+    /// sums are the same every time). Windows are half-open, as the cells are.
+    struct Counting {
+        private(set) var spots: [Spot]
+        private var sums: [(x: Double, y: Double, n: Int)]
+        private let cell: Double
+
+        init(spots: [Spot], cell: Double = ReportSettings.spotCell) {
+            self.spots = spots
+            self.cell = cell
+            sums = [(x: Double, y: Double, n: Int)](repeating: (0, 0, 0), count: spots.count)
         }
-        var spots: [Spot] = []
-        for c in candidates {
-            if spots.count == count { break }
-            if spots.contains(where: { abs($0.cellX - c.x) < 2 && abs($0.cellY - c.y) < 2 }) { continue }
-            let window = BBox(minX: Double(c.x) * cell, minY: Double(c.y) * cell, maxX: Double(c.x + 2) * cell, maxY: Double(c.y + 2) * cell)
-            spots.append(Spot(cellX: c.x, cellY: c.y, window: window, score: c.score, centre: window.center))
-        }
-        // The spots' counts and centres, in one pass over the addresses (in address order, so the
-        // sums are the same every time). Windows are half-open, as the cells are.
-        var sums = [(x: Double, y: Double, n: Int)](repeating: (0, 0, 0), count: spots.count)
-        for (a, p) in positions.enumerated() where p.isFinite {
-            let (x, y) = cellOf(p)
+
+        mutating func add(_ p: Point2, weight: Int, unlinked: Bool, unsure: Bool) {
+            guard p.isFinite else { return }
+            let (x, y) = WorstSpots.cell(of: p, cell)
             for s in spots.indices where x - spots[s].cellX == 0 || x - spots[s].cellX == 1 {
                 guard y - spots[s].cellY == 0 || y - spots[s].cellY == 1 else { continue }
                 spots[s].addresses += 1
-                if unlinked(a) { spots[s].unlinked += 1 } else if unsure(a) { spots[s].unsure += 1 }
-                if weights[a] > 0 { sums[s].x += p.x; sums[s].y += p.y; sums[s].n += 1 }
+                if unlinked { spots[s].unlinked += 1 } else if unsure { spots[s].unsure += 1 }
+                if weight > 0 {
+                    sums[s].x += p.x
+                    sums[s].y += p.y
+                    sums[s].n += 1
+                    spots[s].centre = Point2(x: sums[s].x / Double(sums[s].n), y: sums[s].y / Double(sums[s].n))
+                }
             }
         }
-        for s in spots.indices where sums[s].n > 0 {
-            spots[s].centre = Point2(x: sums[s].x / Double(sums[s].n), y: sums[s].y / Double(sums[s].n))
-        }
-        return spots
     }
+
+    static func key(_ x: Int, _ y: Int) -> Int64 { Int64(x) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: y))) }
+    static func cell(of p: Point2, _ cell: Double) -> (Int, Int) { (Int((p.x / cell).rounded(.down)), Int((p.y / cell).rounded(.down))) }
 }
