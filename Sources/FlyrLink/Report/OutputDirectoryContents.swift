@@ -10,6 +10,7 @@ struct OutputDirectoryContents: ReportSource {
     let frame: LocalMetricFrame
     let rejectsByReason: [String: Int]
     let hasGeometry: Bool
+    var holdsRows: Bool { false }
     private let directory: String
     /// By address id, the house numbers a links-only output lacks (see `ReportFile.redraw`).
     private let houseNumbers: [String: String?]

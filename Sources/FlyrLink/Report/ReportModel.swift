@@ -72,6 +72,7 @@ struct ReportModel {
         busiest = buildings.busiest.map { BusyBuilding(building: $0) }
         var spotsFound = addresses.cells.choose(count: ReportSettings.spotCount)
         let lonLatExtent = buildings.lonLatExtent, centreExtent = buildings.centreExtent, addressExtent = addresses.extent
+        let addressPoints = addresses.points, buildingCentres = buildings.centres
         guard geometry else {
             try countUnits(source, inViews: [])
             return
@@ -87,7 +88,7 @@ struct ReportModel {
         let near = spotsFound.map { $0.window.expanded(by: ReportSettings.spotCell * 1.25 + 1) }
         var nearby: [SpotAddress] = []
         try source.forEachAddress { a in
-            let p = Self.metric(a, tm)
+            let p = addressPoints.isEmpty ? Self.metric(a, tm) : addressPoints[a.index]
             grid.addAddress(at: p, doubtful: isDoubtful(a.outcome))
             counting.add(p, weight: WorstSpots.weight(of: a.outcome), unlinked: a.outcome.building == nil,
                          unsure: a.outcome.building != nil && a.outcome.confidence < ReportSettings.doubtfulBelow)
@@ -118,7 +119,7 @@ struct ReportModel {
             let box = b.lonLatBox
             var shown = false
             if !box.isEmpty {
-                grid.addBuilding(at: tm.forward(box.center))
+                grid.addBuilding(at: buildingCentres.isEmpty ? tm.forward(box.center) : buildingCentres[b.index])
                 for s in viewsLonLat.indices where viewsLonLat[s].intersects(box) {
                     spotBuildings[s].append(b.index)
                     shown = true
@@ -145,8 +146,10 @@ struct ReportModel {
     }
 
     /// The addresses' first pass: the long links (no geometry needed), and with geometry the
-    /// doubt per 40 m cell and the points' extent in the frame.
-    private static func firstPass<S: ReportSource>(overAddresses source: S) throws -> (long: [ReportAddress], cells: WorstSpots.Cells, extent: BBox) {
+    /// doubt per 40 m cell and the points' extent in the frame; the points themselves when the
+    /// source holds its rows (the second pass then takes them, not the projection again).
+    private static func firstPass<S: ReportSource>(overAddresses source: S) throws
+        -> (long: [ReportAddress], cells: WorstSpots.Cells, extent: BBox, points: [Point2]) {
         let tm = source.frame.transverseMercator
         var long = TopRows<ReportAddress>(ReportSettings.tableRows) { a, b in
             // Equal distances by address id: the same order in memory and read back from links.csv.
@@ -154,32 +157,42 @@ struct ReportModel {
         }
         var cells = WorstSpots.Cells(cell: ReportSettings.spotCell)
         var extent = BBox.empty
+        var points: [Point2] = []
         try source.forEachAddress { a in
             if a.outcome.method == .proximity { long.offer(a) }
             guard source.hasGeometry else { return }
             let p = metric(a, tm)
             if p.isFinite { extent.extend(p) }
             cells.add(p, weight: WorstSpots.weight(of: a.outcome))
+            if source.holdsRows { points.append(p) }
         }
-        return (long.rows, cells, extent)
+        return (long.rows, cells, extent, points)
     }
 
     /// The buildings' first pass: the busiest (no geometry needed), the footprints' extent in
-    /// lon/lat and their boxes' centres' in the frame.
-    private static func firstPass<S: ReportSource>(overBuildings source: S) throws -> (busiest: [ReportBuilding], lonLatExtent: BBox, centreExtent: BBox) {
+    /// lon/lat and their boxes' centres' in the frame; the centres themselves when the source
+    /// holds its rows.
+    private static func firstPass<S: ReportSource>(overBuildings source: S) throws
+        -> (busiest: [ReportBuilding], lonLatExtent: BBox, centreExtent: BBox, centres: [Point2]) {
         let tm = source.frame.transverseMercator
         var busy = TopRows<ReportBuilding>(ReportSettings.tableRows) { a, b in
             a.addressCount != b.addressCount ? a.addressCount > b.addressCount : a.index < b.index
         }
         var lonLatExtent = BBox.empty, centreExtent = BBox.empty
+        var centres: [Point2] = []
         try source.forEachBuilding { b, _ in
             if b.addressCount > 1 { busy.offer(b) }
-            guard source.hasGeometry, !b.lonLatBox.isEmpty else { return }
+            guard source.hasGeometry else { return }
+            guard !b.lonLatBox.isEmpty else {
+                if source.holdsRows { centres.append(Point2(x: .nan, y: .nan)) }
+                return
+            }
             lonLatExtent.extend(b.lonLatBox)
             let centre = tm.forward(b.lonLatBox.center)
             if centre.isFinite { centreExtent.extend(centre) }
+            if source.holdsRows { centres.append(centre) }
         }
-        return (busy.rows, lonLatExtent, centreExtent)
+        return (busy.rows, lonLatExtent, centreExtent, centres)
     }
 
     /// An address's point in the frame (not a number without one).
@@ -200,6 +213,7 @@ struct ReportModel {
         let shownIn = spots.map { Set($0.buildings.map(\.id)).intersection(inViews) }
         try source.forEachUnit { building, footprint in
             if let k = busyIndex[building] { busiest[k].units += 1 }
+            guard inViews.contains(building) else { return }
             var drawn: Footprint?
             for s in spots.indices where shownIn[s].contains(building) {
                 if drawn == nil { drawn = Self.metric(footprint(), tm) }

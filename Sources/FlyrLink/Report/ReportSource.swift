@@ -12,6 +12,10 @@ protocol ReportSource {
     var rejectsByReason: [String: Int] { get }
     /// False when the output holds no geometry (`--only links`): no maps then.
     var hasGeometry: Bool { get }
+    /// True when the source holds every row in memory (a run): the page may then keep each
+    /// address's and building's point in the frame between its passes (16 bytes a row, beside
+    /// the run's hundreds) rather than project them twice.
+    var holdsRows: Bool { get }
 
     /// Every address, in the run's order (a links-only output: every linked address).
     func forEachAddress(_ body: (ReportAddress) throws -> Void) throws
@@ -77,6 +81,7 @@ extension LinkRun: ReportSource {
     }
 
     var hasGeometry: Bool { options.only == .all }
+    var holdsRows: Bool { true }
 
     func forEachAddress(_ body: (ReportAddress) throws -> Void) throws {
         for a in addresses.indices {
