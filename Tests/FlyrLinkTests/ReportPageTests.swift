@@ -106,7 +106,7 @@ final class ReportPageTests: XCTestCase {
         for k in 0..<5 { add(-700 + Double(k) * 3, 330, 400) }                  // beside them, unsure (2000 in all)
         for k in 0..<3 { add(200, 200 + Double(k), 1000) }                       // three unlinked
         add(1500, 1500, 1000)                                                    // one alone
-        let spots = WorstSpots.find(positions: points, weights: weights, unlinked: { weights[$0] == 1000 }, unsure: { weights[$0] == 400 },
+        let spots = findSpots(positions: points, weights: weights, unlinked: { weights[$0] == 1000 }, unsure: { weights[$0] == 400 },
                                     cell: 40, count: 3)
         XCTAssertEqual(spots.count, 3)
         XCTAssertEqual(spots.map(\.score), [6000, 6000, 3000])
@@ -124,7 +124,7 @@ final class ReportPageTests: XCTestCase {
         // Shuffled: the same spots, the same counts (the centres up to the order of a sum).
         var order = Array(points.indices)
         order.shuffle(using: &rng)
-        let shuffled = WorstSpots.find(positions: order.map { points[$0] }, weights: order.map { weights[$0] },
+        let shuffled = findSpots(positions: order.map { points[$0] }, weights: order.map { weights[$0] },
                                        unlinked: { weights[order[$0]] == 1000 }, unsure: { weights[order[$0]] == 400 }, cell: 40, count: 3)
         XCTAssertEqual(shuffled.map(\.window), spots.map(\.window))
         XCTAssertEqual(shuffled.map(\.score), spots.map(\.score))
@@ -172,8 +172,13 @@ final class ReportPageTests: XCTestCase {
 
     func testTopKeepsTheFirstKInOrder() {
         let values = [5, 1, 9, 9, 3, 7, 9, 0]
-        XCTAssertEqual(ReportModel.top(3, of: values.indices) { values[$0] != values[$1] ? values[$0] > values[$1] : $0 < $1 }, [2, 3, 6])
-        XCTAssertEqual(ReportModel.top(10, of: values.indices) { values[$0] != values[$1] ? values[$0] > values[$1] : $0 < $1 }.count, 8)
+        func top(_ k: Int) -> [Int] {
+            var rows = TopRows<Int>(k) { values[$0] != values[$1] ? values[$0] > values[$1] : $0 < $1 }
+            for i in values.indices { rows.offer(i) }
+            return rows.rows
+        }
+        XCTAssertEqual(top(3), [2, 3, 6])
+        XCTAssertEqual(top(10).count, 8)
     }
 
     // MARK: pages of real runs
@@ -387,5 +392,16 @@ final class ReportPageTests: XCTestCase {
         XCTAssertNoThrow(try OutputTarget.check(path: legacy.path, overwrite: false, inputs: []))
         try Data().write(to: legacy.appendingPathComponent("notes.txt"))
         XCTAssertThrowsError(try OutputTarget.check(path: legacy.path, overwrite: false, inputs: []))
+    }
+
+    /// The spots as the page finds them (`WorstSpots.Cells`, `choose`, then `Counting`), from
+    /// points in metres with their doubt weights.
+    private func findSpots(positions: [Point2], weights: [Int32], unlinked: (Int) -> Bool, unsure: (Int) -> Bool,
+                           cell: Double, count: Int) -> [WorstSpots.Spot] {
+        var cells = WorstSpots.Cells(cell: cell)
+        for (a, p) in positions.enumerated() { cells.add(p, weight: Int(weights[a])) }
+        var counting = WorstSpots.Counting(spots: cells.choose(count: count), cell: cell)
+        for (a, p) in positions.enumerated() { counting.add(p, weight: Int(weights[a]), unlinked: unlinked(a), unsure: unsure(a)) }
+        return counting.spots
     }
 }

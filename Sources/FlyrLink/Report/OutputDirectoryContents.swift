@@ -5,6 +5,9 @@ import Foundation
 /// else (a `--only links` output) links.csv. The values are the files' own, so the page is the one
 /// the run drew. Each pass of the page reads a file again, a feature at a time (the file mapped,
 /// its pages handed back as the scan passes them): nothing is kept of a row the page does not show.
+/// So the directory is taken as flyr-link writes it, not checked against itself: building ids
+/// unique, an address's `building_id` one of the buildings, `address_count` its addresses, and
+/// links.csv holding each building's links together.
 struct OutputDirectoryContents: ReportSource {
     let report: RunReport
     let frame: LocalMetricFrame
@@ -12,7 +15,6 @@ struct OutputDirectoryContents: ReportSource {
     let hasGeometry: Bool
     var holdsRows: Bool { false }
     private let directory: String
-    /// By address id, the house numbers a links-only output lacks (see `ReportFile.redraw`).
     private let houseNumbers: [String: String?]
 
     /// `houseNumbers`: by address id, those a links-only output lacks (see `ReportFile.redraw`).
@@ -38,7 +40,6 @@ struct OutputDirectoryContents: ReportSource {
         }
         rejectsByReason = rejects
         hasGeometry = Self.geoJSONExists(path("addresses.geojson"))
-        if !hasGeometry { try linkRows { _, _, _, _, _ in } }  // (links.csv checked before the page is begun)
     }
 
     private func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }

@@ -13,8 +13,8 @@ enum ReportSettings {
     static let tableRows = 15
 }
 
-/// What the page shows, computed from a `ReportSource` in two passes over the addresses, two over
-/// the buildings and one over the units. It holds what it shows: the overview's cells, the doubtful
+/// What the page shows, computed from a `ReportSource` in passes: with geometry two over the
+/// addresses, two over the buildings and one over the units; without, one over each. It holds what it shows: the overview's cells, the doubtful
 /// 40 m cells (for the spots), the tables' rows, and the addresses and footprints near the spots;
 /// not a row of every address or building (`flyr-link report` on a 100M-building output draws in
 /// the memory a city's takes).
@@ -84,7 +84,7 @@ struct ReportModel {
 
         // Addresses, second pass: the overview's cells, the spots' counts and centres, and the
         // addresses near a spot (a view is centred within its window: half a view around it holds it).
-        var counting = WorstSpots.Counting(spots: spotsFound)
+        var counting = WorstSpots.Counting(spots: spotsFound, cell: ReportSettings.spotCell)
         let near = spotsFound.map { $0.window.expanded(by: ReportSettings.spotCell * 1.25 + 1) }
         var nearby: [SpotAddress] = []
         try source.forEachAddress { a in
@@ -239,13 +239,6 @@ struct ReportModel {
         for k in 0..<steps { ring.append(Point2(x: lerp(box.maxX, box.minX, k), y: box.maxY)) }
         for k in 0..<steps { ring.append(Point2(x: box.minX, y: lerp(box.maxY, box.minY, k))) }
         return ring.map(tm.forward)
-    }
-
-    /// The first `k` of `items` in the order `before` (`TopRows`).
-    static func top<C: Sequence>(_ k: Int, of items: C, by before: @escaping (Int, Int) -> Bool) -> [Int] where C.Element == Int {
-        var rows = TopRows<Int>(k, by: before)
-        for i in items { rows.offer(i) }
-        return rows.rows
     }
 }
 

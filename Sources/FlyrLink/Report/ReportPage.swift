@@ -29,9 +29,9 @@ public enum ReportPage {
         h += summary(source, model)
         h += overview(model)
         h += confidence(r, reliability)
-        h += spots(source, model)
-        h += longLinks(source, model)
-        h += busiest(source, model)
+        h += spots(model)
+        h += longLinks(model)
+        h += busiest(model)
         h += """
         <footer><p>Doubtful: unlinked, or linked with confidence below \(OutputNumber.fixed(ReportSettings.doubtfulBelow, 2)). \
         Maps are drawn in the run's metric frame (true to scale). <span id="page-check">page script did not run</span></p></footer>
@@ -137,7 +137,7 @@ public enum ReportPage {
         return h + "</table></div></div>\n</section>\n"
     }
 
-    static func spots<S: ReportSource>(_ source: S, _ model: ReportModel) -> String {
+    static func spots(_ model: ReportModel) -> String {
         var h = "<section id=\"spots\"><h2>Spots to check</h2>\n"
         guard model.grid != nil else { return h + noGeometry + "</section>\n" }
         guard !model.spots.isEmpty else { return h + "<p>No doubtful address: nothing to check.</p>\n</section>\n" }
@@ -167,7 +167,7 @@ public enum ReportPage {
         return h
     }
 
-    static func longLinks<S: ReportSource>(_ source: S, _ model: ReportModel) -> String {
+    static func longLinks(_ model: ReportModel) -> String {
         var h = "<section id=\"long-links\"><h2>Long links</h2>\n"
         guard !model.longLinks.isEmpty else { return h + "<p>No link by proximity.</p>\n</section>\n" }
         h += "<p>The longest links by proximity (address point to footprint).</p>\n<table>\n"
@@ -180,7 +180,7 @@ public enum ReportPage {
         return h + "</table>\n</section>\n"
     }
 
-    static func busiest<S: ReportSource>(_ source: S, _ model: ReportModel) -> String {
+    static func busiest(_ model: ReportModel) -> String {
         var h = "<section id=\"busiest\"><h2>Buildings with most addresses</h2>\n"
         guard !model.busiest.isEmpty else { return h + "<p>No building has more than one address.</p>\n</section>\n" }
         h += "<table>\n<tr><th>#</th><th>building id</th><th>addresses</th><th>unit slices</th><th>map</th></tr>\n"

@@ -1,7 +1,7 @@
 /// The places most worth a look before a campaign goes out: square windows of the metric frame
 /// where the most addresses are unlinked or linked with little confidence.
 ///
-/// O(n): the doubtful addresses' weights are summed per cell of `cell` metres (a hash map of the
+/// O(n), in two passes over the addresses (`Cells`, then `Counting`): the doubtful addresses' weights are summed per cell of `cell` metres (a hash map of the
 /// non-empty cells), each window is 2×2 cells (so a cluster on a cell edge is not cut in two), and
 /// the windows are taken greedily, best first, never overlapping. Ties are broken by position, so
 /// the spots depend on the addresses alone, not on their order or the thread count.
@@ -30,18 +30,6 @@ enum WorstSpots {
         let sure = ReportSettings.sureFrom
         guard o.confidence < sure else { return 0 }
         return Int(((sure - o.confidence) / (sure - 0.5) * 1000).rounded())
-    }
-
-    /// `positions` in metres (non-finite: skipped), `weights` per address as `weight(of:)`, `doubtful` per address
-    /// (unlinked or below the level): the `count` worst windows of 2×2 cells of `cell` metres, worst first.
-    /// (The page makes them in two passes over its addresses: `Cells`, `choose`, then `Counting`.)
-    static func find(positions: [Point2], weights: [Int32], unlinked: (Int) -> Bool, unsure: (Int) -> Bool,
-                     cell: Double, count: Int) -> [Spot] {
-        var cells = Cells(cell: cell)
-        for (a, p) in positions.enumerated() { cells.add(p, weight: Int(weights[a])) }
-        var counting = Counting(spots: cells.choose(count: count))
-        for (a, p) in positions.enumerated() { counting.add(p, weight: Int(weights[a]), unlinked: unlinked(a), unsure: unsure(a)) }
-        return counting.spots
     }
 
     /// The doubt summed per cell of `cell` metres (a hash map of the cells with any).
@@ -102,12 +90,12 @@ enum WorstSpots {
     /// The spots' counts and centres, in one pass over the addresses in address order (so the
     /// sums are the same every time). Windows are half-open, as the cells are.
     struct Counting {
-        private(set) var spots: [Spot]
+        private var counted: [Spot]
         private var sums: [(x: Double, y: Double, n: Int)]
         private let cell: Double
 
-        init(spots: [Spot], cell: Double = ReportSettings.spotCell) {
-            self.spots = spots
+        init(spots: [Spot], cell: Double) {
+            counted = spots
             self.cell = cell
             sums = [(x: Double, y: Double, n: Int)](repeating: (0, 0, 0), count: spots.count)
         }
@@ -115,17 +103,22 @@ enum WorstSpots {
         mutating func add(_ p: Point2, weight: Int, unlinked: Bool, unsure: Bool) {
             guard p.isFinite else { return }
             let (x, y) = WorstSpots.cell(of: p, cell)
-            for s in spots.indices where x - spots[s].cellX == 0 || x - spots[s].cellX == 1 {
-                guard y - spots[s].cellY == 0 || y - spots[s].cellY == 1 else { continue }
-                spots[s].addresses += 1
-                if unlinked { spots[s].unlinked += 1 } else if unsure { spots[s].unsure += 1 }
-                if weight > 0 {
-                    sums[s].x += p.x
-                    sums[s].y += p.y
-                    sums[s].n += 1
-                    spots[s].centre = Point2(x: sums[s].x / Double(sums[s].n), y: sums[s].y / Double(sums[s].n))
-                }
+            for s in counted.indices where x - counted[s].cellX == 0 || x - counted[s].cellX == 1 {
+                guard y - counted[s].cellY == 0 || y - counted[s].cellY == 1 else { continue }
+                counted[s].addresses += 1
+                if unlinked { counted[s].unlinked += 1 } else if unsure { counted[s].unsure += 1 }
+                if weight > 0 { sums[s].x += p.x; sums[s].y += p.y; sums[s].n += 1 }
             }
+        }
+
+        /// The spots with their counts, each centred on its doubtful addresses (on its window
+        /// when it holds none).
+        var spots: [Spot] {
+            var spots = counted
+            for s in spots.indices where sums[s].n > 0 {
+                spots[s].centre = Point2(x: sums[s].x / Double(sums[s].n), y: sums[s].y / Double(sums[s].n))
+            }
+            return spots
         }
     }
 
