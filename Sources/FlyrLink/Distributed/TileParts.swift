@@ -160,8 +160,9 @@ public enum TileParts {
     /// proximity links, the longest first, as written, then by id): the table's rows are among the
     /// tiles' first rows.
     static func longestLinks(_ run: LinkRun, scope: TileScope) -> [Int] {
-        let own = run.addresses.indices.filter { scope.own[$0] && run.outcome(ofAddress: $0).method == .proximity }
-        let distance = { (a: Int) in run.outcome(ofAddress: a).distance }
+        let own = run.addresses.indices.filter { a in scope.own[a] && run.linkOfAddress[a].map { run.links[$0].method == .proximity } ?? false }
+        // (The distance as written: the page reads it from the files.)
+        let distance = { (a: Int) in ReportRounding.round(run.links[run.linkOfAddress[a]!].distance, 2) }
         // (Ties as ReportModel breaks them: by id as Swift compares strings, then by index.)
         return Array(own.sorted { distance($0) != distance($1) ? distance($0) > distance($1) : (run.addresses[$0].id, $0) < (run.addresses[$1].id, $1) }
             .prefix(ReportSettings.tableRows))

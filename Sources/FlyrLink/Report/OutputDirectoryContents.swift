@@ -21,7 +21,7 @@ struct OutputDirectoryContents: ReportSource {
     init(directory: String, houseNumbers known: [String: String?] = [:]) throws {
         self.directory = directory
         houseNumbers = known
-        func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+        func path(_ name: String) -> String { Self.path(name, in: directory) }
         guard let json = FileManager.default.contents(atPath: path("report.json")) else {
             throw InputError("\(directory) is not a flyr-link output directory: no report.json")
         }
@@ -42,7 +42,8 @@ struct OutputDirectoryContents: ReportSource {
         hasGeometry = Self.geoJSONExists(path("addresses.geojson"))
     }
 
-    private func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+    private func path(_ name: String) -> String { Self.path(name, in: directory) }
+    private static func path(_ name: String, in directory: String) -> String { (directory as NSString).appendingPathComponent(name) }
 
     func forEachAddress(_ body: (ReportAddress) throws -> Void) throws {
         var index = 0

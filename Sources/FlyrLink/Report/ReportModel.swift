@@ -14,10 +14,9 @@ enum ReportSettings {
 }
 
 /// What the page shows, computed from a `ReportSource` in passes: with geometry two over the
-/// addresses, two over the buildings and one over the units; without, one over each. It holds what it shows: the overview's cells, the doubtful
-/// 40 m cells (for the spots), the tables' rows, and the addresses and footprints near the spots;
-/// not a row of every address or building (`flyr-link report` on a 100M-building output draws in
-/// the memory a city's takes).
+/// addresses, two over the buildings and one over the units; without, one over each. It holds
+/// what it shows: the overview's cells, the doubtful 40 m cells (for the spots), the tables' rows,
+/// and the addresses and footprints near the spots; not a row of every address or building.
 struct ReportModel {
     /// An address near a spot, with its point in the frame.
     struct SpotAddress {
@@ -90,8 +89,8 @@ struct ReportModel {
         try source.forEachAddress { a in
             let p = addressPoints.isEmpty ? Self.metric(a, tm) : addressPoints[a.index]
             grid.addAddress(at: p, doubtful: isDoubtful(a.outcome))
-            counting.add(p, weight: WorstSpots.weight(of: a.outcome), unlinked: a.outcome.building == nil,
-                         unsure: a.outcome.building != nil && a.outcome.confidence < ReportSettings.doubtfulBelow)
+            let unlinked = a.outcome.building == nil
+            counting.add(p, weight: WorstSpots.weight(of: a.outcome), unlinked: unlinked, unsure: !unlinked && isDoubtful(a.outcome))
             if p.isFinite, near.contains(where: { $0.contains(p) }) { nearby.append(SpotAddress(address: a, metric: p)) }
         }
         spotsFound = counting.spots
