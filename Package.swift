@@ -57,7 +57,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FlyrLinkTests",
-            dependencies: ["FlyrLink", "SyntheticCity", "CGEOS", "CZlib"],
+            dependencies: ["FlyrLink", "GeoParquet", "SyntheticCity", "CGEOS", "CZlib"],
             exclude: ["Fixtures"]
         ),
         // The synthetic city with ground truth, and its evaluator (benchmarks/SyntheticCity).

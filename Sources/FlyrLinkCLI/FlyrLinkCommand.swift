@@ -7,7 +7,7 @@ struct FlyrLinkCommand: ParsableCommand {
         commandName: "flyr-link",
         abstract: "Link address points to building footprints for door-to-door campaigns.",
         version: FlyrLinkVersion.string,
-        subcommands: [RunCommand.self, InspectCommand.self, SnapshotCommand.self, ReportCommand.self, PlanCommand.self, TileCommand.self]
+        subcommands: [RunCommand.self, InspectCommand.self, SnapshotCommand.self, ReportCommand.self, PlanCommand.self, PlanShareCommand.self, TileCommand.self]
     )
 
     /// The heap's policy is the process's, set before anything runs.

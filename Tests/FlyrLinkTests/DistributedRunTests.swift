@@ -164,12 +164,20 @@ final class DistributedRunTests: XCTestCase {
 
     /// plan → every tile's measures → their sum → every tile's decisions → every tile's parts of
     /// the outputs (then run --decisions, or run --parts). `edit`: a change to the plan before the
-    /// tiles run (a test of what a wrong plan would do).
-    private func tiledRun(_ sources: [String], tiles: Int, in dir: URL, outputs: Bool = true,
-                          edit: ((inout TilePlan) -> Void)? = nil) throws -> String {
+    /// tiles run (a test of what a wrong plan would do). `shares`: the plan made from so many
+    /// shares of the sources (`planFromShares`).
+    func tiledRun(_ sources: [String], tiles: Int, in dir: URL, outputs: Bool = true, shares: Int? = nil,
+                  edit: ((inout TilePlan) -> Void)? = nil) throws -> String {
         let plan = dir.appendingPathComponent("decisions/plan.json").path
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("decisions"), withIntermediateDirectories: true)
-        var r = try ProcessRunner.flyrLink(["plan"] + sources + ["--tiles", "\(tiles)", "--out", plan])
+        var r: ProcessResult
+        if let shares {
+            let directory = dir.appendingPathComponent("shares").path
+            XCTAssertEqual(try planFromShares(sources, shares: shares, in: directory), "frame")
+            r = try ProcessRunner.flyrLink(["plan"] + sources + ["--shares", directory, "--tiles", "\(tiles)", "--out", plan])
+        } else {
+            r = try ProcessRunner.flyrLink(["plan"] + sources + ["--tiles", "\(tiles)", "--out", plan])
+        }
         XCTAssertEqual(r.status, 0, r.stderr)
         if let edit {
             var edited = try TilePlan.read(plan)
@@ -199,7 +207,7 @@ final class DistributedRunTests: XCTestCase {
     /// One run (in dir/one), the outputs from the tiles' decisions (dir/tiled) and those merged
     /// from the tiles' parts (dir/merged): every file the same bytes, but for the timings of the
     /// report (report.json's `run`, report.html's table of it).
-    private func assertOneRunsOutputs(_ sources: [String], decisions: String, in dir: URL) throws {
+    func assertOneRunsOutputs(_ sources: [String], decisions: String, in dir: URL) throws {
         var r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("one").path])
         XCTAssertEqual(r.status, 0, r.stderr)
         for (name, step) in [("tiled", "--decisions"), ("merged", "--parts")] {

@@ -70,20 +70,30 @@ enum TileHalo {
     /// `grid`: the boxes of `footprintBoxes` (`grid(of:)`), so that a tile reads the boxes near it,
     /// not every box of the run (a plan of 1,000 tiles had tested every box a thousand times).
     static func link(around bounds: TileBounds, footprintBoxes: [BBox], grid: BoxGrid, options: LinkOptions) -> TilePlan.Halo {
+        link(around: bounds, options: options) { reach in
+            var longest = 0.0
+            // (The grid's answer encloses the boxes that meet; each is tested exactly.)
+            grid.search(bounds.box(expandedBy: reach)) { i, _ in
+                let box = footprintBoxes[i]
+                guard bounds.meets(box, within: reach) else { return }
+                longest = max(longest, box.diagonal)
+            }
+            return longest
+        }
+    }
+
+    /// The halo grown until no building it meets is longer than the extent it was grown for;
+    /// `longest(reach)`: the longest box diagonal of the buildings within `reach` of the tile (or
+    /// more: a wider halo reads more, and decides the same).
+    static func link(around bounds: TileBounds, options: LinkOptions, longest: (Double) -> Double) -> TilePlan.Halo {
         let r = options.maxDistance
         var extent = 0.0
         while true {
             let addresses = max(4 * r + 2 * extent, 2 * r + extent + StreetSides.radius) + margin
             let halo = TilePlan.Halo(addresses: addresses, buildings: addresses + r + options.accessoryRadius + margin)
-            var longest = 0.0
-            // (The grid's answer encloses the boxes that meet; each is tested exactly.)
-            grid.search(bounds.box(expandedBy: halo.buildings)) { i, _ in
-                let box = footprintBoxes[i]
-                guard bounds.meets(box, within: halo.buildings) else { return }
-                longest = max(longest, ((box.maxX - box.minX) * (box.maxX - box.minX) + (box.maxY - box.minY) * (box.maxY - box.minY)).squareRoot())
-            }
-            if longest <= extent { return halo }
-            extent = longest
+            let found = longest(halo.buildings)
+            if found <= extent { return halo }
+            extent = found
         }
     }
 

@@ -159,9 +159,7 @@ extension LinkPipeline {
     }
 
     static func frame(_ territory: Territory?, _ boxes: (addresses: BBox, buildings: BBox)) -> LocalMetricFrame {
-        var union = boxes.addresses
-        union.extend(boxes.buildings)
-        return LocalMetricFrame.centred(on: territory?.footprint.bbox ?? union)
+        frame(territoryBox: territory?.footprint.bbox, boxes)
     }
 }
 

@@ -5,7 +5,9 @@ import GeoParquet
 /// field mapping needs, the primary WKB geometry column, and — with a territory — only the row
 /// groups whose bbox statistics meet it.
 enum GeoParquetSourceReader {
-    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, lonLatBox: BBox?,
+    /// `share`: only that share of the row groups (a plan's task); its report counts the rows of
+    /// the others as neither read nor skipped, so that the shares' reports add up to the whole's.
+    static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, lonLatBox: BBox?, share: SourceShare? = nil,
                      sink: RecordSink = RecordSink(), limits: LayerLimits = LayerLimits()) throws(InputError) -> SourceTable {
         let remote = RemoteLocation(spec.location)
         if remote == nil, let why = LocalSource.problem(spec.location) {
@@ -61,6 +63,7 @@ enum GeoParquetSourceReader {
         var report = ParquetReadReport(rowGroupsTotal: 0, rowGroupsRead: 0, bytesRead: 0, rowsInFile: 0, rowsSkippedByBBox: 0,
                                        bytesFetched: http.map { _ in 0 }, requests: http.map { _ in 0 })
         var opened: [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] = [:]
+        var groupsBefore = 0
         for index in parts.indices {
             if index > 0 {
                 // The next part of a partitioned dataset: the first part's geometry column and fields.
@@ -75,14 +78,16 @@ enum GeoParquetSourceReader {
             // Rows are numbered through the dataset, part after part. A whole read of more rows
             // than a process holds is refused from the footers, before hours of reading.
             let firstOrdinal = report.rowsInFile + 1
-            if box == nil, report.rowsInFile + file.numRows > limits.rows {
+            let groups = share?.groups(first: groupsBefore, count: file.rowGroupCount)
+            groupsBefore += file.rowGroupCount
+            if box == nil, share == nil, report.rowsInFile + file.numRows > limits.rows {
                 throw InputError("\(role.rawValue): \(spec.description): \(limits.tooManyRows())")
             }
             // (Room for every row only when every row is read: a tile of a continent reads a few.)
-            if box == nil { sink.reserveCapacity(report.rowsInFile + file.numRows) }
+            if box == nil, share == nil { sink.reserveCapacity(report.rowsInFile + file.numRows) }
             let stats: ReadStats
             do {
-                stats = try file.read(columns: columns, geometryColumn: geometryName, bbox: box) { batch in
+                stats = try file.read(columns: columns, geometryColumn: geometryName, bbox: box, rowGroups: groups) { batch in
                     let valueColumns = chosen.map { name in name.flatMap { batch.values[$0] } }
                     for row in 0..<batch.rowCount {
                         let ordinal = (batch.rowIndices?[row] ?? (batch.firstRowIndex + row)) + firstOrdinal
@@ -95,11 +100,12 @@ enum GeoParquetSourceReader {
             } catch {
                 throw InputError("\(role.rawValue): \(spec.location): \(error)")
             }
-            report.rowGroupsTotal += stats.rowGroupsTotal
+            report.rowGroupsTotal += file.rowGroupCount
             report.rowGroupsRead += stats.rowGroupsRead
             report.bytesRead += stats.bytesRead
             report.rowsInFile += file.numRows
-            report.rowsSkippedByBBox += file.numRows - stats.rowsReturned
+            let counts = file.rowGroupRowCounts
+            report.rowsSkippedByBBox += (groups.map { $0.reduce(0) { $0 + counts[$1] } } ?? file.numRows) - stats.rowsReturned
             if let http {
                 report.bytesFetched = (report.bytesFetched ?? 0) + http.bytesFetched
                 report.requests = (report.requests ?? 0) + http.requests

@@ -7,7 +7,14 @@ enum SourceReader {
     /// run: a run's `--territory` reads FlatGeobuf whole, as it always has).
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping,
                      parquet: RunOptions.ParquetReader = .auto, lonLatBox: BBox? = nil, indexedFlatGeobuf: Bool = false,
-                     sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
+                     share: SourceShare? = nil, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
+        if let share {
+            // (Only GeoParquet has row groups to share out: a plan's shares are refused otherwise.)
+            guard spec.isGeoParquet, parquet != .gdal else {
+                throw InputError("\(role.rawValue): \(spec.description) is read in shares (\(share)) only as GeoParquet, by flyr-link's reader")
+            }
+            return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, share: share, sink: sink)
+        }
         if spec.isGeoParquet {
             switch parquet {
             case .flyr:

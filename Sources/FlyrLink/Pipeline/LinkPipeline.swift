@@ -64,7 +64,7 @@ public struct LinkPipeline {
     }
 
     /// What the report keeps of a source table once its records are ingested.
-    struct SourceSummary {
+    struct SourceSummary: Sendable, Codable {
         var spec: SourceSpec
         var reader: String
         var layerName: String

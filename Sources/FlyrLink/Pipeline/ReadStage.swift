@@ -13,8 +13,10 @@ extension LinkPipeline {
     /// file's features are read within (see `SourceReader.read`); `packs`: a tile's packs of the
     /// layers its plan packed, read in place of the sources (`TilePack`: the run's ingested rows).
     /// `allAddressFields`: every field of the addresses kept, whatever the run writes (a plan's packs).
+    /// `share`: that share of each layer's row groups (`SourceShare`, a plan's task).
     func readAndIngest(_ clock: Clock, _ pool: WorkerPool, within tileBox: BBox? = nil,
-                       packs: [LayerRole: (path: String, sha256: String)] = [:], allAddressFields: Bool = false) throws -> ReadLayers {
+                       packs: [LayerRole: (path: String, sha256: String)] = [:], allAddressFields: Bool = false,
+                       share: SourceShare? = nil) throws -> ReadLayers {
         // read: both layers at once (separate GDAL datasets), and the territory. Records go to
         // the ingest intakes in batches as they are read, so no layer is ever held as records.
         let buildingIntake = Ingest.BuildingIntake(heightScale: (options.heightUnit ?? .m).metres)
@@ -26,8 +28,8 @@ extension LinkPipeline {
             let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
             var box = territory?.footprint.bbox
             if let tileBox { box = box.map { $0.intersection(tileBox) } ?? tileBox }
-            let tables = try readBoth(within: box, indexedFlatGeobuf: tileBox != nil, skipping: Set(packs.keys), buildingIntake, addressIntake,
-                                      progress: counter)
+            let tables = try readBoth(within: box, indexedFlatGeobuf: tileBox != nil, share: share, skipping: Set(packs.keys),
+                                      buildingIntake, addressIntake, progress: counter)
             return ((tables, territory), "\(tables.0?.recordCount ?? 0) buildings, \(tables.1?.recordCount ?? 0) addresses")
         }
         // ingest: bring the accepted rows to lon/lat, name and order them (or take a pack's, so made).
@@ -54,18 +56,18 @@ extension LinkPipeline {
 
     /// Both layers at once, on two threads (separate GDAL datasets); GeoParquet pruned to
     /// `lonLatBox`; none of the layers `skipping` (nil).
-    private func readBoth(within lonLatBox: BBox?, indexedFlatGeobuf: Bool, skipping: Set<LayerRole>, _ buildings: Ingest.BuildingIntake,
+    private func readBoth(within lonLatBox: BBox?, indexedFlatGeobuf: Bool, share: SourceShare?, skipping: Set<LayerRole>, _ buildings: Ingest.BuildingIntake,
                           _ addresses: Ingest.AddressIntake, progress: ReadProgress?) throws -> (SourceTable?, SourceTable?) {
         let fields = options.fields, parquet = options.parquetReader
         return try Concurrently.both({ () throws(InputError) -> SourceTable? in
             if skipping.contains(.buildings) { return nil }
             return try SourceReader.read(options.buildings, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
-                                         indexedFlatGeobuf: indexedFlatGeobuf,
+                                         indexedFlatGeobuf: indexedFlatGeobuf, share: share,
                                          sink: RecordSink(expect: buildings.expect) { progress?.add(buildings: $0.count); buildings.consume(&$0) })
         }, { () throws(InputError) -> SourceTable? in
             if skipping.contains(.addresses) { return nil }
             return try SourceReader.read(options.addresses, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
-                                         indexedFlatGeobuf: indexedFlatGeobuf,
+                                         indexedFlatGeobuf: indexedFlatGeobuf, share: share,
                                          sink: RecordSink(expect: addresses.expect) { progress?.add(addresses: $0.count); addresses.consume(&$0) })
         })
     }

@@ -62,12 +62,14 @@ enum RunWarnings {
 
     /// The warning of heights in feet (the buildings' rows decide it), last in the list.
     static func heights(_ buildings: [Building], unit: RunOptions.HeightUnit?) -> [RunWarning] {
-        var out: [RunWarning] = []
-        if unit == nil, let feet = HeightCheck.looksLikeFeet(buildings) {
-            out.append(RunWarning(code: "height_in_feet", message:
-                "buildings: heights look like feet (\(feet)); pass --height-unit ft to write them in metres, or --height-unit m if they are metres"))
-        }
-        return out
+        heights(looksLikeFeet: unit == nil ? HeightCheck.looksLikeFeet(buildings) : nil)
+    }
+
+    /// `feet`: why the heights look like feet (`HeightCheck`), nil if they do not or a unit was given.
+    static func heights(looksLikeFeet feet: String?) -> [RunWarning] {
+        guard let feet else { return [] }
+        return [RunWarning(code: "height_in_feet", message:
+            "buildings: heights look like feet (\(feet)); pass --height-unit ft to write them in metres, or --height-unit m if they are metres")]
     }
 
     /// House number or street not read from any field: linking then has fewer clues and finds no
@@ -131,19 +133,25 @@ enum HeightCheck {
             heights.append(h)
             if let l = b.levels, l >= 1 { perLevel.append(h / Double(l)) }
         }
+        heights.sort()
+        perLevel.sort()
+        return looksLikeFeet(heights: (heights.count, { heights[$0] }), perLevel: (perLevel.count, { perLevel[$0] }))
+    }
+
+    /// The same from the heights' and the heights per level's order statistics (`value(k)`: the
+    /// k-th smallest; a plan made from shares finds them without holding every height).
+    static func looksLikeFeet(heights: (count: Int, value: (Int) -> Double), perLevel: (count: Int, value: (Int) -> Double)) -> String? {
         guard heights.count >= minimumHeights else { return nil }
         if perLevel.count >= minimumHeights {
             // Levels known: metres give 2.5–4 a storey, feet 8–13.
             let m = median(perLevel)
             return m > 5.5 ? String(format: "a median of %.1f per storey over %d buildings with levels", m, perLevel.count) : nil
         }
-        heights.sort()
-        let p10 = heights[heights.count / 10], m = median(heights)
+        let p10 = heights.value(heights.count / 10), m = median(heights)
         return p10 >= 9 && m >= 14 ? String(format: "median %.1f, lowest tenth up to %.1f over %d buildings", m, p10, heights.count) : nil
     }
 
-    private static func median(_ xs: [Double]) -> Double {
-        let s = xs.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    private static func median(_ xs: (count: Int, value: (Int) -> Double)) -> Double {
+        xs.count % 2 == 1 ? xs.value(xs.count / 2) : (xs.value(xs.count / 2 - 1) + xs.value(xs.count / 2)) / 2
     }
 }

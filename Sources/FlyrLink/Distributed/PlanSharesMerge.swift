@@ -1,0 +1,263 @@
+import Foundation
+
+/// The driver's steps of a plan made from shares (`PlanShares`): the frame from the scans, then
+/// the plan from the scans and the measures. Each holds the shares' small files and reads their
+/// sorted words in place (mapped): ids a bucket of hashes at a time, heights by order statistics.
+extension PlanShares {
+    /// The sorted words beside a share's file, mapped.
+    final class Words {
+        private let file: MappedFile
+        let path: String
+        let count: Int
+
+        init(_ path: String, count: Int) throws(InputError) {
+            self.count = count
+            self.path = PlanShares.wordsPath(path)
+            file = try MappedFile(path: self.path)
+            guard file.bytes.count == 8 * count else { throw InputError("plan: \(self.path) is cut short or not this share's") }
+        }
+
+        /// Words `range` (mmap's pages are aligned: every word is).
+        func section(_ range: Range<Int>) -> UnsafeBufferPointer<UInt64> {
+            guard let base = file.bytes.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
+            return UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt64.self) + range.lowerBound, count: range.count)
+        }
+    }
+
+    /// The scans of every share in `directory`, checked to be one plan's: the same options (the
+    /// driver's), the same inputs, unchanged since (by size and time).
+    static func scans(_ directory: String, shares: Int, options: RunOptions) throws(InputError) -> [(scan: Scan, words: Words)] {
+        let digest = digest(options), now = TilePlan.fingerprints(options.resolvingPaths, hashing: false)
+        var out: [(Scan, Words)] = []
+        for k in 0..<shares {
+            let path = scanPath(directory, k)
+            let scan = try read(Scan.self, path, what: "scan of share \(k)")
+            guard scan.version == version, scan.share == SourceShare(index: k, count: shares) else {
+                throw InputError("plan: \(path) is not the scan of share \(k)/\(shares)")
+            }
+            guard scan.options == digest else { throw InputError("plan: \(path) was made with other options or sources than this plan's") }
+            guard sameFiles(scan.inputs, now) else {
+                throw InputError("plan: the sources have changed since share \(k) was read (\(path)); read the shares again")
+            }
+            let words = try Words(path, count: scan.buildingIDWords + 2 * scan.addresses.accepted)
+            out.append((scan, words))
+        }
+        return out
+    }
+
+    /// The same paths, sizes and times (not hashed: a share's task does not hash the sources).
+    static func sameFiles(_ a: [TilePlan.InputFile], _ b: [TilePlan.InputFile]) -> Bool {
+        a.map { [$0.path, "\($0.bytes)", "\($0.modified)"] } == b.map { [$0.path, "\($0.bytes)", "\($0.modified)"] }
+    }
+
+    /// The frame of the run from the scans, or why the plan must read the sources whole: what a
+    /// share cannot decide alone (a source without a CRS, rows without ids, an id repeated, the
+    /// report of a remote source's traffic).
+    public static func frame(directory: String, shares: Int, options: RunOptions) throws(InputError) -> Frame {
+        let scans = try scans(directory, shares: shares, options: options)
+        var verdict = Frame(shares: shares, options: digest(options), frame: nil, whole: nil, sampleStride: 1)
+        let layers = [("buildings", scans.map(\.scan.buildings)), ("addresses", scans.map(\.scan.addresses))]
+        for (name, layer) in layers {
+            if layer.contains(where: \.crsAssumed) {
+                verdict.whole = "the \(name) have no CRS (one is assumed from the first 1,000 points)"
+            } else if layer.contains(where: { $0.generatedIDs > 0 }) {
+                verdict.whole = "rows of the \(name) have no id (theirs are numbered through the whole layer)"
+            } else if layer.contains(where: \.repeats) {
+                verdict.whole = "an id of the \(name) is repeated (one run keeps its first row)"
+            } else if layer.contains(where: { $0.source.parquet?.bytesFetched != nil }) {
+                verdict.whole = "the \(name) are remote (their report counts the whole read's requests)"
+            }
+            if verdict.whole != nil { return verdict }
+        }
+        if repeats(scans.map { $0.words.section(0..<$0.scan.buildingIDWords) }) {
+            verdict.whole = "an id of the buildings is repeated in two shares (one run keeps its first row)"
+            return verdict
+        }
+        if repeats(scans.map { $0.words.section($0.scan.buildingIDWords..<$0.words.count) }) {
+            verdict.whole = "an id of the addresses is repeated in two shares (one run keeps its first row)"
+            return verdict
+        }
+        var addressBox = BBox.empty, buildingBox = BBox.empty, accepted = 0
+        for (scan, _) in scans {
+            addressBox.extend(scan.addresses.extent)
+            buildingBox.extend(scan.buildings.extent)
+            accepted += scan.addresses.accepted
+        }
+        verdict.frame = LinkPipeline.frame(territoryBox: scans.first?.scan.territoryBox, (addressBox, buildingBox))
+        verdict.sampleStride = max(1, (accepted + sampleLimit - 1) / sampleLimit)
+        return verdict
+    }
+
+    /// Whether a pair of words is in two shares' sections (each sorted, of pairs): a bucket of
+    /// the first word's top bits at a time, so that the driver holds a bucket, not every id.
+    static func repeats(_ pairs: [UnsafeBufferPointer<UInt64>]) -> Bool {
+        let bits = 10
+        var from = [Int](repeating: 0, count: pairs.count)
+        for bucket in 0..<(1 << bits) {
+            var gathered: [(UInt64, UInt64)] = []
+            for (k, section) in pairs.enumerated() {
+                var i = from[k]
+                while 2 * i + 1 < section.count, section[2 * i] >> (64 - bits) == UInt64(bucket) {
+                    gathered.append((section[2 * i], section[2 * i + 1]))
+                    i += 1
+                }
+                from[k] = i
+            }
+            gathered.sort { $0 < $1 }
+            for i in gathered.indices.dropFirst() where gathered[i] == gathered[i - 1] { return true }
+        }
+        return false
+    }
+}
+
+extension LinkPipeline {
+    static func frame(territoryBox: BBox?, _ boxes: (addresses: BBox, buildings: BBox)) -> LocalMetricFrame {
+        var union = boxes.addresses
+        union.extend(boxes.buildings)
+        return LocalMetricFrame.centred(on: territoryBox ?? union)
+    }
+}
+
+extension PlanShares {
+    /// The k-th smallest (0-based) of positive numbers held sorted in several sections, without
+    /// merging them: the smallest bit pattern with more than k numbers at or below it (a positive
+    /// double's bits are in its order).
+    static func kthSmallest(_ k: Int, of sections: [UnsafeBufferPointer<UInt64>]) -> Double {
+        func atOrBelow(_ bits: UInt64) -> Int {
+            sections.reduce(0) { sum, s in
+                var low = 0, high = s.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if s[mid] <= bits { low = mid + 1 } else { high = mid }
+                }
+                return sum + low
+            }
+        }
+        var low: UInt64 = 0, high = Double.infinity.bitPattern
+        while low < high {
+            let mid = low + (high - low) / 2
+            if atOrBelow(mid) > k { high = mid } else { low = mid + 1 }
+        }
+        return Double(bitPattern: low)
+    }
+
+    /// A layer's source as the whole read reports it: the shares' rows and row groups added.
+    static func source(_ shares: [LinkPipeline.SourceSummary]) -> LinkPipeline.SourceSummary {
+        var whole = shares[0]
+        whole.featuresRead = shares.reduce(0) { $0 + $1.featuresRead }
+        if var parquet = whole.parquet {
+            // (Every share counts every file's groups and rows; each reads and skips its own.)
+            parquet.rowGroupsRead = shares.reduce(0) { $0 + ($1.parquet?.rowGroupsRead ?? 0) }
+            parquet.bytesRead = shares.reduce(0) { $0 + ($1.parquet?.bytesRead ?? 0) }
+            parquet.rowsSkippedByBBox = shares.reduce(0) { $0 + ($1.parquet?.rowsSkippedByBBox ?? 0) }
+            whole.parquet = parquet
+        }
+        return whole
+    }
+}
+
+extension LinkPipeline {
+    /// plan, from the shares' files in `directory` (`PlanShares`): the same plan of the sources as
+    /// a whole read makes (the frame, the report's inputs and counts, the rejects, the warnings),
+    /// its tiles cut from the sample of points and their halos grown over the cells' longest
+    /// buildings. No layer is packed: the shares are refused where a layer would be.
+    public func plan(tiles: TileCount, shares directory: String) throws -> TilePlan.Made {
+        try options.validate()
+        let framePath = PlanShares.framePath(directory)
+        guard let frameBytes = FileManager.default.contents(atPath: framePath) else { throw InputError("plan: cannot read \(framePath) (the shares' frame)") }
+        let verdict = try PlanShares.read(PlanShares.Frame.self, framePath, what: "frame")
+        guard verdict.options == PlanShares.digest(options) else { throw InputError("plan: \(framePath) was made with other options or sources than this plan's") }
+        guard let frame = verdict.frame else { throw InputError("plan: the shares cannot make this plan (\(verdict.whole ?? "no frame")); make it from the sources") }
+        let scans = try PlanShares.scans(directory, shares: verdict.shares, options: options)
+        let frameDigest = SHA256.hash([UInt8](frameBytes))
+        var measures: [(measure: PlanShares.Measure, words: PlanShares.Words)] = []
+        for k in 0..<verdict.shares {
+            let path = PlanShares.measurePath(directory, k)
+            let m = try PlanShares.read(PlanShares.Measure.self, path, what: "measure of share \(k)")
+            guard m.version == PlanShares.version, m.share == SourceShare(index: k, count: verdict.shares), m.frame == frameDigest else {
+                throw InputError("plan: \(path) is not the measure of share \(k)/\(verdict.shares) in \(framePath)")
+            }
+            measures.append((m, try PlanShares.Words(path, count: m.heights + m.perLevel + 3 * m.sample)))
+        }
+        func sum(_ value: (PlanShares.Measure) -> Int) -> Int { measures.reduce(0) { $0 + value($1.measure) } }
+        let buildings = sum(\.buildings), addresses = sum(\.addresses)
+        // (A layer's rejects are in row order, as `Ingest.ordered` leaves them; a row is in one share.)
+        let addressRejects = scans.flatMap(\.scan.addresses.rejects).sorted { $0.sourceRow < $1.sourceRow }
+        let buildingRejects = measures.flatMap(\.measure.buildingRejects).sorted { $0.sourceRow < $1.sourceRow }
+        var counts = RunReport.Counts()
+        counts.rejected = addressRejects.count
+        counts.outsideTerritory = sum(\.outsideAddresses)
+        counts.buildingsRejected = buildingRejects.count
+        counts.buildingsOutsideTerritory = sum(\.outsideBuildings)
+        counts.buildingsRepaired = sum(\.repaired)
+        let rejects = addressRejects + buildingRejects
+        try EmptyLayerCheck.check(options, buildings: buildings, addresses: addresses, counts: counts, rejects: rejects)
+
+        let buildingSource = PlanShares.source(scans.map(\.scan.buildings.source))
+        let addressSource = PlanShares.source(scans.map(\.scan.addresses.source))
+        let b = scans[0].scan.buildings, a = scans[0].scan.addresses
+        var inputs: [String: RunReport.Input] = [:]
+        inputs["buildings"] = inputReport(buildingSource, b.crs, b.crsAssumed, accepted: buildings, rejected: buildingRejects.count,
+                                          repaired: counts.buildingsRepaired, generated: 0)
+        inputs["addresses"] = inputReport(addressSource, a.crs, a.crsAssumed, accepted: addresses, rejected: addressRejects.count,
+                                          repaired: nil, generated: 0)
+        var addressBox = BBox.empty, buildingBox = BBox.empty
+        for (scan, _) in scans {
+            addressBox.extend(scan.addresses.extent)
+            buildingBox.extend(scan.buildings.extent)
+        }
+        let heights = measures.map { $0.words.section(0..<$0.measure.heights) }
+        let perLevel = measures.map { $0.words.section($0.measure.heights..<$0.measure.heights + $0.measure.perLevel) }
+        let feet = options.heightUnit != nil ? nil : HeightCheck.looksLikeFeet(
+            heights: (sum(\.heights), { PlanShares.kthSmallest($0, of: heights) }),
+            perLevel: (sum(\.perLevel), { PlanShares.kthSmallest($0, of: perLevel) }))
+        let sources = TilePlan.SourceReport(
+            inputs: inputs, territory: scans[0].scan.territory, counts: counts, rejects: rejects.count,
+            warningsBeforeLinks: RunWarnings.sources(rejects: rejects, buildings: buildingSource, addresses: addressSource,
+                                                     addressBox: addressBox, buildingBox: buildingBox),
+            warningsAfterLinks: RunWarnings.heights(looksLikeFeet: feet))
+
+        // The cut, from the sample in the order of its rows' numbers; the halos, from the cells.
+        var sample: [(row: UInt64, point: Point2)] = []
+        var extent = BBox.empty, cells: [Int64: Double] = [:]
+        for (m, words) in measures {
+            let s = words.section(m.heights + m.perLevel..<m.heights + m.perLevel + 3 * m.sample)
+            for i in 0..<m.sample { sample.append((s[3 * i], Point2(x: Double(bitPattern: s[3 * i + 1]), y: Double(bitPattern: s[3 * i + 2])))) }
+            extent.extend(m.extent)
+            for c in m.cells { cells[PlanShares.key(c.x, c.y), default: 0] = max(cells[PlanShares.key(c.x, c.y)] ?? 0, c.longest) }
+        }
+        sample.sort { $0.row < $1.row }
+        let cut = TileCutter.cut(sample.map(\.point), into: tiles.count(addresses: addresses))
+        let pool = WorkerPool(threads: options.threads)
+        let planned = pool.map(cut.count, chunkSize: 1) { _, t in
+            let (bounds, inSample) = cut[t]
+            let link = TileHalo.link(around: bounds, options: options.link) { reach in
+                // (Only the cells within the data's extent hold a building.)
+                let box = bounds.box(expandedBy: reach)
+                let clipped = BBox(minX: max(box.minX, extent.minX), minY: max(box.minY, extent.minY),
+                                   maxX: min(box.maxX, extent.maxX), maxY: min(box.maxY, extent.maxY))
+                guard !clipped.isEmpty else { return 0 }
+                var longest = 0.0
+                for x in PlanShares.cell(clipped.minX)...PlanShares.cell(clipped.maxX) {
+                    for y in PlanShares.cell(clipped.minY)...PlanShares.cell(clipped.maxY) {
+                        longest = max(longest, cells[PlanShares.key(Int32(x), Int32(y))] ?? 0)
+                    }
+                }
+                return longest
+            }
+            let measure = TileHalo.measures(options: options.link)
+            return TilePlan.Tile(index: t, bounds: bounds, addresses: inSample * verdict.sampleStride, linkHalo: link, measureHalo: measure,
+                                 linkReadBox: bounds.lonLatBox(within: extent, margin: link.reach, frame: frame),
+                                 measureReadBox: bounds.lonLatBox(within: extent, margin: measure.reach, frame: frame))
+        }
+        let plan = TilePlan(options: options.resolvingPaths, frame: frame, inputs: TilePlan.fingerprints(options.resolvingPaths),
+                            addresses: addresses, buildings: buildings, packed: [], campaignID: options.resolvedCampaignID,
+                            sources: sources, tiles: planned)
+        return TilePlan.Made(plan: plan, rejects: rejects, packing: nil)
+    }
+}
+
+extension PlanShares {
+    /// A cell's key in a dictionary.
+    static func key(_ x: Int32, _ y: Int32) -> Int64 { Int64(x) << 32 | Int64(UInt32(bitPattern: y)) }
+}
