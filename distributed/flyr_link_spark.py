@@ -1,7 +1,9 @@
 """The Spark driver of a distributed flyr-link run (submitted by distributed/flyr-link-spark).
 
 The steps (docs/distributed.md):
-  1. plan, on the driver: `flyr-link plan` cuts the run into tiles, each with its halo;
+  1. plan: `flyr-link plan` cuts the run into tiles, each with its halo; for GeoParquet sources it
+     is made from shares of their row groups, read in two passes of Spark tasks
+     (`flyr-link plan-share scan`, `frame` on the driver, `measure`), not from a whole read;
   2. every tile's part of the run's measures, one Spark task a tile (`flyr-link tile measures`);
   3. their sum, on the driver (`flyr-link tile sum`);
   4. every tile's decisions, one Spark task a tile (`flyr-link tile link`);
@@ -48,7 +50,7 @@ def masked(text):
     return re.sub(r"(password\s*=\s*)('[^']*'|\S+)", r"\1***", text)
 
 
-class TileFailed(Exception):
+class TaskFailed(Exception):
     pass
 
 
@@ -64,6 +66,7 @@ def parse(argv):
     p.add_argument("--flyr-link", required=True, help=argparse.SUPPRESS)
     p.add_argument("--tiles", type=int, help="how many tiles (default: one per 100,000 addresses)")
     p.add_argument("--work", help="a directory every worker sees, for the plan and the tiles' files (default: a hidden sibling of --out)")
+    p.add_argument("--plan-shares", type=int, help="read the sources in so many shares for the plan (GeoParquet; default: twice the cluster's cores; 0: the plan reads them whole on the driver)")
     p.add_argument("--keep-work", action="store_true", help="keep the work directory (the plan, the measures, the decisions) for inspection")
     p.add_argument("--buildings", required=True)
     p.add_argument("--addresses", required=True)
@@ -71,6 +74,8 @@ def parse(argv):
     args, rest = p.parse_known_args(argv)
     if args.tiles is not None and args.tiles < 1:
         p.error("--tiles must be at least 1")
+    if args.plan_shares is not None and args.plan_shares < 0:
+        p.error("--plan-shares must be 0 or more")
     if any(a == "--matcher" or a.startswith("--matcher=") for a in rest):
         p.error("--matcher: a distributed run links with the link model (the baseline runs on one machine: flyr-link run --matcher naive)")
     if any(a == "--write-evidence" or a.startswith("--write-evidence=") for a in rest):
@@ -131,22 +136,68 @@ def flyr_link(binary, *arguments):
     return p.stdout
 
 
-def tile_task(binary_name, pass_name, plan, out_of, measures=None):
-    """A Spark task's body: one pass of one tile, by the binary shipped to this executor."""
-    def run(tile):
+def task(binary_name, what, arguments):
+    """A Spark task's body: flyr-link with `arguments(index)`, by the binary shipped to this
+    executor; `what(index)` names the task in its error."""
+    def run(index):
         binary = SparkFiles.get(binary_name)
         os.chmod(binary, 0o755)
-        command = [binary, "tile", pass_name, "--plan", plan, "--tile", str(tile), "--threads", "1"]
+        p = subprocess.run([binary, *arguments(index)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if p.returncode != 0:
+            why = p.stderr.strip() or (f"killed by signal {-p.returncode}" if p.returncode < 0 else f"exit status {p.returncode}")
+            raise TaskFailed(f"[flyr-link-spark] {what(index)} failed: {why} [/flyr-link-spark]")
+        return index
+    return run
+
+
+def tile_task(binary_name, pass_name, plan, out_of, measures=None):
+    """One pass of one tile."""
+    def arguments(tile):
+        command = ["tile", pass_name, "--plan", plan, "--tile", str(tile), "--threads", "1"]
         if out_of:
             command += ["--out", out_of(tile)]
         if measures:
             command += ["--measures", measures]
-        p = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        if p.returncode != 0:
-            why = p.stderr.strip() or (f"killed by signal {-p.returncode}" if p.returncode < 0 else f"exit status {p.returncode}")
-            raise TileFailed(f"[flyr-link-spark] tile {tile} ({pass_name}) failed: {why} [/flyr-link-spark]")
-        return tile
-    return run
+        return command
+    return task(binary_name, lambda tile: f"tile {tile} ({pass_name})", arguments)
+
+
+def share_task(binary_name, step, count, directory, source_args):
+    """One step of the plan over one share of the sources (`flyr-link plan-share`)."""
+    return task(binary_name, lambda k: f"share {k} of the plan ({step})",
+                lambda k: ["plan-share", step, *source_args, "--share", f"{k}/{count}", "--shares", directory, "--threads", "1"])
+
+
+def geoparquet(source):
+    """Whether a source is local GeoParquet (a file, or a directory of parts): what the plan can
+    read in shares. (A remote one is read whole: its report counts the whole read's requests.)"""
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", source) or source.startswith("/vsi"):
+        return False
+    return source.lower().endswith((".parquet", ".geoparquet")) or os.path.isdir(source)
+
+
+def make_plan(sc, binary, args, plan_args, plan, work):
+    """The plan: from shares of the sources, in Spark tasks, when both are local GeoParquet (and
+    the shares can decide it); else from a whole read on the driver."""
+    sources = ["--buildings", args.buildings, "--addresses", args.addresses]
+    tiles = ["--tiles", str(args.tiles)] if args.tiles else []
+    name = os.path.basename(binary)
+    count = args.plan_shares if args.plan_shares is not None else 2 * sc.defaultParallelism
+    reader = [plan_args[i + 1] for i in range(len(plan_args) - 1) if plan_args[i] == "--parquet-reader"]
+    reader += [a.split("=", 1)[1] for a in plan_args if a.startswith("--parquet-reader=")]
+    if count > 0 and geoparquet(args.buildings) and geoparquet(args.addresses) and "gdal" not in reader:
+        shares = os.path.join(work, "shares")
+        os.makedirs(shares)
+        share_args = sources + plan_args
+        run_tasks(sc, count, share_task(name, "scan", count, shares, share_args))
+        verdict = flyr_link(binary, "plan-share", "frame", *share_args, "--count", str(count), "--shares", shares).strip()
+        if verdict == "frame":
+            run_tasks(sc, count, share_task(name, "measure", count, shares, share_args))
+            flyr_link(binary, "plan", *sources, *tiles, *plan_args, "--shares", shares, "--out", plan)
+            say(f"plan: made from {count} shares of the sources")
+            return
+        say(f"plan: the sources read whole on the driver ({verdict[len('whole: '):]})")
+    flyr_link(binary, "plan", *sources, *tiles, *plan_args, "--out", plan)
 
 
 def merged(out):
@@ -155,11 +206,11 @@ def merged(out):
     return DATABASE.match(out) is None
 
 
-def run_tiles(sc, count, task):
+def run_tasks(sc, count, body):
     try:
-        done = sc.parallelize(range(count), count).map(task).collect()
+        done = sc.parallelize(range(count), count).map(body).collect()
     except Exception as e:  # py4j's error: the task's own message, after Spark's retries
-        found = re.search(r"TileFailed: \[flyr-link-spark\] (.*?) \[/flyr-link-spark\]", str(e), re.S)
+        found = re.search(r"TaskFailed: \[flyr-link-spark\] (.*?) \[/flyr-link-spark\]", str(e), re.S)
         if STOPPING:
             fail("stopped; nothing written at --out")
         fail(found.group(1) if found else f"the Spark job failed: {str(e).splitlines()[0]}")
@@ -192,23 +243,23 @@ def main(argv):
     try:
         plan = os.path.join(decisions, "plan.json")
         sources = ["--buildings", args.buildings, "--addresses", args.addresses]
-        flyr_link(binary, "plan", *sources, *(["--tiles", str(args.tiles)] if args.tiles else []), *plan_args, "--out", plan)
+        sc = SparkContext(conf=SparkConf().setAppName("flyr-link"))
+        sc.setLogLevel("ERROR")
+        sc.addFile(binary)
+        make_plan(sc, binary, args, plan_args, plan, work)
         with open(plan) as f:
             planned = json.load(f)
         count = len(planned["tiles"])
         # (A layer a tile cannot read in part is cut by the plan into each tile's pack.)
         packed = " and ".join(planned.get("packed", []))
         say(f"plan: {count} tiles" + (f"; the {packed} cut into each tile's pack" if packed else ""))
-        sc = SparkContext(conf=SparkConf().setAppName("flyr-link"))
-        sc.setLogLevel("ERROR")
-        sc.addFile(binary)
-        run_tiles(sc, count, tile_task(os.path.basename(binary), "measures", plan, lambda t: os.path.join(parts, f"{t}.json")))
+        run_tasks(sc, count, tile_task(os.path.basename(binary), "measures", plan, lambda t: os.path.join(parts, f"{t}.json")))
         say(f"measures: {count} tiles")
         measures = os.path.join(work, "measures.json")
         flyr_link(binary, "tile", "sum", "--plan", plan, *[os.path.join(parts, f"{t}.json") for t in range(count)], "--out", measures)
-        run_tiles(sc, count, tile_task(os.path.basename(binary), "link", plan, lambda t: os.path.join(decisions, f"tile-{t:06d}.decisions"), measures))
+        run_tasks(sc, count, tile_task(os.path.basename(binary), "link", plan, lambda t: os.path.join(decisions, f"tile-{t:06d}.decisions"), measures))
         if merged(out):
-            run_tiles(sc, count, tile_task(os.path.basename(binary), "outputs", plan, None))
+            run_tasks(sc, count, tile_task(os.path.basename(binary), "outputs", plan, None))
             say(f"outputs: {count} tiles; merging them")
             step = ["--parts", decisions]
         else:

@@ -4,6 +4,7 @@
 # (flyr-synth, hard profile; GeoParquet) cut into 16 tiles:
 #   1. every output of distributed/flyr-link-spark is byte-identical to `flyr-link run`'s (report.json's
 #      timings aside), and the tiles' edges cut through townhouse rows and clusters of addresses;
+#      the plan is made from shares of the sources on the workers (flyr-link plan-share);
 #   2. a tile whose task fails for good: one error naming the tile, nothing at --out, no work left;
 #   3. a plan whose sources changed: the tile refuses it;
 #   4. a worker killed (SIGKILL) in the middle of the job (its outputs pass): the job finishes, with
@@ -62,6 +63,7 @@ spark() { timeout 900 distributed/flyr-link-spark --master "$master" "$@"; }
 # 1. Sixteen tiles on the cluster: the same bytes; the tiles' edges cut rows and clusters.
 spark --tiles 16 "${sources[@]}" --out "$work/dist" --work "$work/kept" --keep-work >"$work/dist.log" 2>&1 || { cat "$work/dist.log" >&2; }
 check "16 tiles on two workers: every output byte-identical to one run's" same_outputs "$work/dist"
+check "the plan made from 4 shares of the GeoParquet sources, on the workers" grep -q "^flyr-link-spark: plan: made from 4 shares of the sources$" "$work/dist.log"
 check "the tiles' edges cut through townhouse rows and address clusters" "$py" distributed/tile_edges.py "$work/kept" "$work/single"
 
 # 2. A tile whose task fails for good (every attempt): one error naming it, nothing at --out, no work left.
