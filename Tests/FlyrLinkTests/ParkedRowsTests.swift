@@ -34,6 +34,17 @@ final class ParkedRowsTests: XCTestCase {
         XCTAssertEqual(ParkedRows(buildings, pool: WorkerPool(threads: 2)).restore(pool: WorkerPool(threads: 2)), buildings)
     }
 
+    /// A row keeps its number in the whole source, beyond 2³¹ (a tile of Overture's 2.5 billion
+    /// buildings reads rows numbered so), up to 2³² − 1.
+    func testRowNumbersBeyondTwoToTheThirtyOneComeBack() {
+        let pool = WorkerPool(threads: 2)
+        let numbers = [1, Int(Int32.max), Int(Int32.max) + 1, 2_500_000_000, RowNumber.limit]
+        let buildings = numbers.map { Building(id: "b\($0)", height: 3, levels: 1, sourceRow: $0) }
+        XCTAssertEqual(ParkedRows(buildings, pool: pool).restore(pool: pool).map(\.sourceRow), numbers)
+        let addresses = numbers.map { AddressPoint(id: "a\($0)", values: ["1"], sourceRow: $0) }
+        XCTAssertEqual(ParkedRows(addresses, pool: pool).restore(pool: pool).map(\.sourceRow), numbers)
+    }
+
     func testArrangedAndKeptRowsComeBackInThatOrder() {
         let pool = WorkerPool(threads: 2)
         let rows = addresses(2 * ParkedRows<AddressPoint>.chunkRows + 10)

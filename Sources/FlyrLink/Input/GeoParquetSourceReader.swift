@@ -80,6 +80,10 @@ enum GeoParquetSourceReader {
             let firstOrdinal = report.rowsInFile + 1
             let groups = share?.groups(first: groupsBefore, count: file.rowGroupCount)
             groupsBefore += file.rowGroupCount
+            // (However little of it is read: each row keeps its number in the whole source.)
+            if report.rowsInFile + file.numRows > RowNumber.limit {
+                throw InputError("\(role.rawValue): \(spec.description): more than \(RowNumber.limit) rows; a row's number must fit in 32 bits: give the source in parts, a --territory at a time")
+            }
             if box == nil, share == nil, report.rowsInFile + file.numRows > limits.rows {
                 throw InputError("\(role.rawValue): \(spec.description): \(limits.tooManyRows())")
             }

@@ -41,7 +41,7 @@ public struct AddressPoint: Sendable, Hashable {
     /// 15 bytes (Overture's ids are 32).
     private var packed: PackedFields
     /// 1-based ordinal of the feature in its layer.
-    @Int32Backed public var sourceRow: Int
+    @RowNumber public var sourceRow: Int
 
     public init(id: String, values: [String?], sourceRow: Int) {
         self.init(packed: Self.pack(id, values), sourceRow: sourceRow)
@@ -108,11 +108,11 @@ extension AddressPoint: ParkableRow {
     static var fixedWidth: Int { 4 }
 
     func park(fixed: UnsafeMutableRawPointer, records: inout [UInt8]) {
-        fixed.storeBytes(of: Int32(sourceRow), as: Int32.self)
+        fixed.storeBytes(of: _sourceRow.stored, as: UInt32.self)
         packed.appendRecord(to: &records)
     }
 
     init(packedFields: PackedFields, fixed: UnsafeRawPointer) {
-        self.init(packed: packedFields, sourceRow: Int(fixed.loadUnaligned(as: Int32.self)))
+        self.init(packed: packedFields, sourceRow: Int(fixed.loadUnaligned(as: UInt32.self)))
     }
 }

@@ -19,7 +19,7 @@ public struct Building: Sendable, Hashable {
     private var storedLevels: Int32
     private var storedHeight: Double
     /// 1-based ordinal of the feature in its layer.
-    @Int32Backed public var sourceRow: Int
+    @RowNumber public var sourceRow: Int
     /// Last: in the stride's padding.
     public var type: BuildingType
 
@@ -78,7 +78,7 @@ extension Building: ParkableRow {
     static var fixedWidth: Int { 17 }
 
     func park(fixed: UnsafeMutableRawPointer, records: inout [UInt8]) {
-        fixed.storeBytes(of: Int32(sourceRow), toByteOffset: 0, as: Int32.self)
+        fixed.storeBytes(of: _sourceRow.stored, toByteOffset: 0, as: UInt32.self)
         fixed.storeBytes(of: storedLevels, toByteOffset: 4, as: Int32.self)
         fixed.storeBytes(of: storedHeight.bitPattern, toByteOffset: 8, as: UInt64.self)
         fixed.storeBytes(of: type.rawValue, toByteOffset: 16, as: UInt8.self)
@@ -87,7 +87,7 @@ extension Building: ParkableRow {
 
     init(packedFields: PackedFields, fixed: UnsafeRawPointer) {
         packedID = packedFields
-        _sourceRow = Int32Backed(wrappedValue: Int(fixed.loadUnaligned(fromByteOffset: 0, as: Int32.self)))
+        _sourceRow = RowNumber(stored: fixed.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
         storedLevels = fixed.loadUnaligned(fromByteOffset: 4, as: Int32.self)
         storedHeight = Double(bitPattern: fixed.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         type = BuildingType(rawValue: fixed.load(fromByteOffset: 16, as: UInt8.self)) ?? .unknown
