@@ -176,6 +176,27 @@ def geoparquet(source):
     return source.lower().endswith((".parquet", ".geoparquet")) or os.path.isdir(source)
 
 
+# The options whose values are paths (a database or a URL is left as it is).
+PATH_OPTIONS = {"--buildings", "--addresses", "--territory", "--link-model"}
+
+
+def absolute(arguments):
+    """`arguments` with the paths of PATH_OPTIONS made absolute (against the driver's directory)."""
+    out, i = [], 0
+    while i < len(arguments):
+        name, _, value = arguments[i].partition("=")
+        if name in PATH_OPTIONS:
+            value = value if "=" in arguments[i] else arguments[i + 1]
+            if not (re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", value) or value.startswith("/")):
+                value = os.path.abspath(value)
+            out += [name, value]
+            i += 1 if "=" in arguments[i] else 2
+        else:
+            out.append(arguments[i])
+            i += 1
+    return out
+
+
 def make_plan(sc, binary, args, plan_args, plan, work):
     """The plan: from shares of the sources, in Spark tasks, when both are local GeoParquet (and
     the shares can decide it); else from a whole read on the driver."""
@@ -188,7 +209,8 @@ def make_plan(sc, binary, args, plan_args, plan, work):
     if count > 0 and geoparquet(args.buildings) and geoparquet(args.addresses) and "gdal" not in reader:
         shares = os.path.join(work, "shares")
         os.makedirs(shares)
-        share_args = sources + plan_args
+        # (The tasks run in the executors' directories: a path is given to them whole.)
+        share_args = absolute(sources + plan_args)
         run_tasks(sc, count, share_task(name, "scan", count, shares, share_args))
         verdict = flyr_link(binary, "plan-share", "frame", *share_args, "--count", str(count), "--shares", shares).strip()
         if verdict == "frame":
