@@ -2,7 +2,8 @@
 # A distributed run against one run, on this machine: `flyr-link run` once, then
 # distributed/flyr-link-spark on a local standalone cluster of WORKERS one-core workers, each
 # flyr-link process (the plan, every tile task, the sum, the outputs) timed by /usr/bin/time.
-#   [FLYR_LINK_BIN=…/flyr-link] benchmarks/distributed-overhead.sh BUILDINGS ADDRESSES TILES WORKERS [run options, e.g. --only links]
+#   [FLYR_LINK_BIN=…/flyr-link] [FLYR_PLAN_SHARES=N] benchmarks/distributed-overhead.sh BUILDINGS ADDRESSES TILES WORKERS [run options, e.g. --only links]
+# (FLYR_PLAN_SHARES: the launcher's --plan-shares; 0: the plan from a whole read on the driver.)
 # Prints one run's wall / CPU / peak, the whole job's wall, and per step: tasks, wall (mean, max),
 # CPU (sum), peak (max); then checks that the outputs are the same bytes.
 set -euo pipefail
@@ -23,7 +24,7 @@ exec /usr/bin/time -a -o "$work/steps.time" -f "%e %U %S %M \$1 \$2" "$flyr" "\$
 WRAP
 chmod +x "$work/flyr-link"
 /usr/bin/time -f "%e" -o "$work/job.time" env FLYR_LINK="$work/flyr-link" distributed/flyr-link-spark --master "$master" \
-  --tiles "$tiles" --buildings "$buildings" --addresses "$addresses" --out "$work/dist" "$@" >/dev/null 2>"$work/job.err" \
+  --tiles "$tiles" ${FLYR_PLAN_SHARES:+--plan-shares "$FLYR_PLAN_SHARES"} --buildings "$buildings" --addresses "$addresses" --out "$work/dist" "$@" >/dev/null 2>"$work/job.err" \
   || { cat "$work/job.err" >&2; exit 1; }
 read -r wall user sys kb <"$work/single.time"
 printf "one run:          wall %7.2f s  CPU %7.2f s  peak %5d MB\n" "$wall" "$(echo "$user + $sys" | bc)" $((kb / 1024))

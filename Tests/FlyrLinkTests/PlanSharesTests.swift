@@ -82,6 +82,35 @@ extension DistributedRunTests {
         }
         let report = try XCTUnwrap(shared.sources.inputs["addresses"]?.parquet)
         XCTAssertGreaterThan(report.rowGroupsTotal, 3)
+
+        // With a territory (the west half of the city): the shares read only the row groups that
+        // meet its box, and count what lies outside it as a whole read does.
+        let city = read.tiles.reduce(BBox.empty) { var b = $0; b.extend($1.linkReadBox); return b }
+        let middle = (city.minX + city.maxX) / 2
+        let ring = [[city.minX, city.minY], [middle, city.minY], [middle, city.maxY], [city.minX, city.maxY], [city.minX, city.minY]]
+        let territory = dir.appendingPathComponent("west.geojson")
+        try JSONSerialization.data(withJSONObject: ["type": "Feature", "properties": [:] as [String: Any],
+                                                    "geometry": ["type": "Polygon", "coordinates": [ring]]]).write(to: territory)
+        let inWest = sources + ["--territory", territory.path]
+        XCTAssertEqual(try planFromShares(inWest, shares: 3, in: dir.appendingPathComponent("west").path), "frame")
+        for (name, extra) in [("west-shared.json", ["--shares", dir.appendingPathComponent("west").path]), ("west-whole.json", [])] {
+            let r = try ProcessRunner.flyrLink(["plan"] + inWest + extra + ["--out", dir.appendingPathComponent(name).path])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        let westShared = try TilePlan.read(dir.appendingPathComponent("west-shared.json").path)
+        let westWhole = try TilePlan.read(dir.appendingPathComponent("west-whole.json").path)
+        XCTAssertEqual(westShared.frame, westWhole.frame)
+        XCTAssertEqual(String(decoding: try encoder.encode(westShared.sources), as: UTF8.self), String(decoding: try encoder.encode(westWhole.sources), as: UTF8.self))
+        XCTAssertGreaterThan(westShared.sources.counts.outsideTerritory, 500)
+        XCTAssertEqual(westShared.addresses, westWhole.addresses)
+
+        // A source changed since its shares were read: refused, nothing written.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: addresses)
+        let again = dir.appendingPathComponent("again.json").path
+        let refused = try ProcessRunner.flyrLink(["plan"] + sources + ["--shares", dir.appendingPathComponent("shares").path, "--out", again])
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("the sources have changed since share 0 was read"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: again))
     }
 
     /// What a share cannot decide makes the frame step say the plan must read the sources whole:

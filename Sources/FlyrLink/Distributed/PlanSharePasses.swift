@@ -19,7 +19,7 @@ extension LinkPipeline {
             return id.withUTF8(PlanShares.idHash)
         })
         let scan = PlanShares.Scan(share: share, options: PlanShares.digest(options), inputs: TilePlan.fingerprints(options.resolvingPaths, hashing: false),
-                                   territoryBox: inputs.territory?.footprint.bbox, territory: inputs.territory?.source,
+                                   territoryBox: inputs.territory?.footprint.bbox,
                                    buildings: layer(inputs.buildings, inputs.buildingSource, extent: extents.buildings),
                                    addresses: layer(inputs.addresses, inputs.addressSource, extent: extents.addresses),
                                    buildingIDWords: buildingIDs.count)

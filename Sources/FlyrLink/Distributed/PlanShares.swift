@@ -50,8 +50,6 @@ public enum PlanShares {
         /// The inputs' sizes and times when the share was read.
         var inputs: [TilePlan.InputFile]
         var territoryBox: BBox?
-        /// The territory as the report names it.
-        var territory: String?
         var buildings: LayerScan
         var addresses: LayerScan
         /// How many words of the sidecar are the buildings' id hashes (two words an id); the

@@ -193,8 +193,12 @@ extension LinkPipeline {
         let rejects = addressRejects + buildingRejects
         try EmptyLayerCheck.check(options, buildings: buildings, addresses: addresses, counts: counts, rejects: rejects)
 
-        let buildingSource = PlanShares.source(scans.map(\.scan.buildings.source))
-        let addressSource = PlanShares.source(scans.map(\.scan.addresses.source))
+        // (Named as this plan was given them: a share's task may have been given them otherwise,
+        // e.g. as absolute paths.)
+        var buildingSource = PlanShares.source(scans.map(\.scan.buildings.source))
+        var addressSource = PlanShares.source(scans.map(\.scan.addresses.source))
+        buildingSource.spec = options.buildings
+        addressSource.spec = options.addresses
         let b = scans[0].scan.buildings, a = scans[0].scan.addresses
         var inputs: [String: RunReport.Input] = [:]
         inputs["buildings"] = inputReport(buildingSource, b.crs, b.crsAssumed, accepted: buildings, rejected: buildingRejects.count,
@@ -212,7 +216,7 @@ extension LinkPipeline {
             heights: (sum(\.heights), { PlanShares.kthSmallest($0, of: heights) }),
             perLevel: (sum(\.perLevel), { PlanShares.kthSmallest($0, of: perLevel) }))
         let sources = TilePlan.SourceReport(
-            inputs: inputs, territory: scans[0].scan.territory, counts: counts, rejects: rejects.count,
+            inputs: inputs, territory: options.territory?.description, counts: counts, rejects: rejects.count,
             warningsBeforeLinks: RunWarnings.sources(rejects: rejects, buildings: buildingSource, addresses: addressSource,
                                                      addressBox: addressBox, buildingBox: buildingBox),
             warningsAfterLinks: RunWarnings.heights(looksLikeFeet: feet))
