@@ -89,7 +89,8 @@ extension PlanShares {
     }
 
     /// Whether a pair of words is in two shares' sections (each sorted, of pairs): a bucket of
-    /// the first word's top bits at a time, so that the driver holds a bucket, not every id.
+    /// the first word's top bits at a time, so that the driver holds a bucket, not every id. The
+    /// sections are mapped files (`Words`): their pages are handed back as the buckets pass.
     static func repeats(_ pairs: [UnsafeBufferPointer<UInt64>]) -> Bool {
         let bits = 10
         var from = [Int](repeating: 0, count: pairs.count)
@@ -102,6 +103,8 @@ extension PlanShares {
                     i += 1
                 }
                 from[k] = i
+                // (The pages passed are handed back: the mapped ids of a continent are tens of GB.)
+                ConsumedPages.drop(section, below: 2 * i)
             }
             gathered.sort { $0 < $1 }
             for i in gathered.indices.dropFirst() where gathered[i] == gathered[i - 1] { return true }
