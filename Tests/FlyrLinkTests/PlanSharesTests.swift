@@ -133,6 +133,48 @@ extension DistributedRunTests {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("plan.json").path))
     }
 
+    /// A directory of GeoParquet parts (city2k's buildings in two files), in 3 shares whose runs of
+    /// row groups cross from one file to the next: the plan says what a whole read says.
+    func testAPlanFromSharesOfAPartitionedDataset() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let sources = ["--buildings", TestPaths.fixture("city2k-parts"), "--addresses", TestPaths.fixture("city2k/addresses.zstd.parquet"),
+                       "--parquet-reader", "flyr"]
+        XCTAssertEqual(try planFromShares(sources, shares: 3, in: dir.appendingPathComponent("shares").path), "frame")
+        for (name, extra) in [("shared.json", ["--shares", dir.appendingPathComponent("shares").path]), ("whole.json", [])] {
+            let r = try ProcessRunner.flyrLink(["plan"] + sources + extra + ["--tiles", "3", "--out", dir.appendingPathComponent(name).path])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        let shared = try TilePlan.read(dir.appendingPathComponent("shared.json").path), whole = try TilePlan.read(dir.appendingPathComponent("whole.json").path)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        XCTAssertEqual(shared.frame, whole.frame)
+        XCTAssertEqual(String(decoding: try encoder.encode(shared.sources), as: UTF8.self), String(decoding: try encoder.encode(whole.sources), as: UTF8.self))
+        XCTAssertEqual(shared.sources.inputs["buildings"]?.parquet?.rowGroupsTotal, 4)
+    }
+
+    /// Every row group of a dataset of several files is in exactly one share, the shares' groups
+    /// in runs, and a share beyond the groups' count reads none.
+    func testEveryRowGroupIsInOneShareOfConsecutiveGroups() {
+        let files = [3, 1, 0, 7, 4]
+        let total = files.reduce(0, +)
+        for count in [1, 2, 4, 15, 40] {
+            var seen: [Int] = []
+            for k in 0..<count {
+                var first = 0, mine: [Int] = []
+                for groups in files {
+                    mine += SourceShare(index: k, count: count).groups(first: first, count: groups, total: total).map { first + $0 }
+                    first += groups
+                }
+                XCTAssertEqual(mine, mine.first.map { Array($0..<$0 + mine.count) } ?? [], "share \(k)/\(count): a run")
+                seen += mine
+            }
+            XCTAssertEqual(seen, Array(0..<total), "\(count) shares")
+        }
+        XCTAssertEqual(SourceShare("3/4"), SourceShare(index: 3, count: 4))
+        XCTAssertNil(SourceShare("4/4"))
+        XCTAssertNil(SourceShare("1/0"))
+    }
+
     /// Repeats across shares are found a bucket at a time, and the order statistics of sorted
     /// sections are those of their merge.
     func testSharesRepeatsAndOrderStatistics() {

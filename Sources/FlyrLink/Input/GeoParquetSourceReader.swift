@@ -63,7 +63,12 @@ enum GeoParquetSourceReader {
         var report = ParquetReadReport(rowGroupsTotal: 0, rowGroupsRead: 0, bytesRead: 0, rowsInFile: 0, rowsSkippedByBBox: 0,
                                        bytesFetched: http.map { _ in 0 }, requests: http.map { _ in 0 })
         var opened: [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] = [:]
-        var groupsBefore = 0
+        var groupsBefore = 0, totalGroups = file.rowGroupCount
+        if share != nil, parts.count > 1 {
+            // (A share is a run of the dataset's groups: every part's footer first, for their count.)
+            opened = openConcurrently(parts, 1..<parts.count, spec: spec, role: role)
+            for index in 1..<parts.count { totalGroups += try opened[index]!.get().0.rowGroupCount }
+        }
         for index in parts.indices {
             if index > 0 {
                 // The next part of a partitioned dataset: the first part's geometry column and fields.
@@ -78,7 +83,7 @@ enum GeoParquetSourceReader {
             // Rows are numbered through the dataset, part after part. A whole read of more rows
             // than a process holds is refused from the footers, before hours of reading.
             let firstOrdinal = report.rowsInFile + 1
-            let groups = share?.groups(first: groupsBefore, count: file.rowGroupCount)
+            let groups = share?.groups(first: groupsBefore, count: file.rowGroupCount, total: totalGroups)
             groupsBefore += file.rowGroupCount
             // (However little of it is read: each row keeps its number in the whole source.)
             if report.rowsInFile + file.numRows > RowNumber.limit {

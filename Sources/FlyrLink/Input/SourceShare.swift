@@ -1,7 +1,10 @@
 /// One of `count` shares of a GeoParquet source's row groups, numbered through the dataset (its
-/// files in path order): the groups `g` with `g % count == index`. A plan made on a cluster reads
-/// its sources in shares, one Spark task a share (docs/distributed.md, "The plan from shares");
-/// every row is in exactly one share, and keeps the number it has in the whole source.
+/// files in path order): share K of N reads the K-th of N runs of consecutive groups. A plan made on
+/// a cluster reads its sources in shares, one Spark task a share (docs/distributed.md, "The plan
+/// from shares"); every row is in exactly one share, and keeps the number it has in the whole
+/// source. Consecutive groups, not every N-th: a source sorted in space (a Hilbert-ordered file,
+/// Overture's partitions) then gives each share a compact part of the territory, so that its
+/// reads are runs of the file and the cells it reports are its own, not every cell of the run.
 public struct SourceShare: Sendable, Codable, Equatable, CustomStringConvertible {
     public var index: Int
     public var count: Int
@@ -20,8 +23,10 @@ public struct SourceShare: Sendable, Codable, Equatable, CustomStringConvertible
 
     public var description: String { "\(index)/\(count)" }
 
-    /// The groups of a file in this share, the dataset's groups before it numbering `first`.
-    func groups(first: Int, count groups: Int) -> [Int] {
-        (0..<groups).filter { (first + $0) % count == index }
+    /// The groups of a file in this share: the file's `groups` groups are numbered from `first`
+    /// among the dataset's `total`.
+    func groups(first: Int, count groups: Int, total: Int) -> [Int] {
+        let lower = index * total / count, upper = (index + 1) * total / count
+        return (0..<groups).filter { (lower..<upper).contains(first + $0) }
     }
 }
