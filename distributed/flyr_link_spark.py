@@ -168,12 +168,23 @@ def share_task(binary_name, step, count, directory, source_args):
                 lambda k: ["plan-share", step, *source_args, "--share", f"{k}/{count}", "--shares", directory, "--threads", "1"])
 
 
+PARQUET = (".parquet", ".geoparquet")
+
+
 def geoparquet(source):
-    """Whether a source is local GeoParquet (a file, or a directory of parts): what the plan can
-    read in shares. (A remote one is read whole: its report counts the whole read's requests.)"""
-    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", source) or source.startswith("/vsi"):
+    """Whether a source is local GeoParquet (a file, or a directory with .parquet parts under it):
+    what the plan can read in shares. (A remote one is read whole: its report counts the whole
+    read's requests.)"""
+    if remote(source):
         return False
-    return source.lower().endswith((".parquet", ".geoparquet")) or os.path.isdir(source)
+    if os.path.isdir(source):
+        return any(name.lower().endswith(PARQUET) for _, _, names in os.walk(source, followlinks=True) for name in names)
+    return source.lower().endswith(PARQUET)
+
+
+def remote(source):
+    """A URL (s3://, https://…), a GDAL virtual path or a database: not a local path."""
+    return re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://", source) is not None or source.startswith(("/vsi", "PG:"))
 
 
 # The options whose values are paths (a database or a URL is left as it is).
@@ -187,7 +198,7 @@ def absolute(arguments):
         name, _, value = arguments[i].partition("=")
         if name in PATH_OPTIONS:
             value = value if "=" in arguments[i] else arguments[i + 1]
-            if not (re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", value) or value.startswith("/")):
+            if not (remote(value) or value.startswith("/")):
                 value = os.path.abspath(value)
             out += [name, value]
             i += 1 if "=" in arguments[i] else 2
@@ -206,19 +217,30 @@ def make_plan(sc, binary, args, plan_args, plan, work):
     count = args.plan_shares if args.plan_shares is not None else 2 * sc.defaultParallelism
     reader = [plan_args[i + 1] for i in range(len(plan_args) - 1) if plan_args[i] == "--parquet-reader"]
     reader += [a.split("=", 1)[1] for a in plan_args if a.startswith("--parquet-reader=")]
-    if count > 0 and geoparquet(args.buildings) and geoparquet(args.addresses) and "gdal" not in reader:
+    if count == 0:
+        why = "--plan-shares 0"
+    elif not (geoparquet(args.buildings) and geoparquet(args.addresses)):
+        why = "the sources are not both local GeoParquet"
+    elif "gdal" in reader:
+        why = "--parquet-reader gdal"
+    else:
         shares = os.path.join(work, "shares")
         os.makedirs(shares)
         # (The tasks run in the executors' directories: a path is given to them whole.)
         share_args = absolute(sources + plan_args)
-        run_tasks(sc, count, share_task(name, "scan", count, shares, share_args))
-        verdict = flyr_link(binary, "plan-share", "frame", *share_args, "--count", str(count), "--shares", shares).strip()
-        if verdict == "frame":
-            run_tasks(sc, count, share_task(name, "measure", count, shares, share_args))
-            flyr_link(binary, "plan", *sources, *tiles, *plan_args, "--shares", shares, "--out", plan)
-            say(f"plan: made from {count} shares of the sources")
-            return
-        say(f"plan: the sources read whole on the driver ({verdict[len('whole: '):]})")
+        failed = []
+        if run_tasks(sc, count, share_task(name, "scan", count, shares, share_args), failed.append):
+            verdict = flyr_link(binary, "plan-share", "frame", *share_args, "--count", str(count), "--shares", shares).strip()
+            if verdict == "frame":
+                if run_tasks(sc, count, share_task(name, "measure", count, shares, share_args), failed.append):
+                    flyr_link(binary, "plan", *sources, *tiles, *plan_args, "--shares", shares, "--out", plan)
+                    say(f"plan: made from {count} shares of the sources")
+                    return
+            else:
+                failed.append(verdict[len("whole: "):])
+        # (A share that fails, e.g. a CRS its rows alone cannot tell: the whole read decides.)
+        why = failed[0]
+    say(f"plan: the sources read whole on the driver ({why})")
     flyr_link(binary, "plan", *sources, *tiles, *plan_args, "--out", plan)
 
 
@@ -228,15 +250,19 @@ def merged(out):
     return DATABASE.match(out) is None
 
 
-def run_tasks(sc, count, body):
+def run_tasks(sc, count, body, failing=None):
+    """Every task, or the first failure's line: to `fail` (the job ends), or to `failing`, which
+    the plan's shares give (it then reads the sources whole)."""
     try:
         done = sc.parallelize(range(count), count).map(body).collect()
     except Exception as e:  # py4j's error: the task's own message, after Spark's retries
         found = re.search(r"TaskFailed: \[flyr-link-spark\] (.*?) \[/flyr-link-spark\]", str(e), re.S)
         if STOPPING:
             fail("stopped; nothing written at --out")
-        fail(found.group(1) if found else f"the Spark job failed: {str(e).splitlines()[0]}")
+        (failing or fail)(found.group(1) if found else f"the Spark job failed: {str(e).splitlines()[0]}")
+        return False
     assert sorted(done) == list(range(count))
+    return True
 
 
 def main(argv):

@@ -12,7 +12,8 @@
 #   5. on the bundled sample: a GeoPackage (merged from the tiles' parts) is one run's bytes (the
 #      plan cuts the GeoJSON sources into each tile's pack, and the driver says so); a
 #      tile whose outputs pass fails for good ends the job with one error, nothing written, no work left.
-#   6. buildings as a directory of GeoParquet parts (the README's command): one run's bytes.
+#   6. buildings as a directory of GeoParquet parts (the README's command): one run's bytes;
+#   7. a share of the plan failing for good: the plan read whole on the driver, said, one run's bytes.
 # Prints "distributed: N passed, F failed"; exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -126,7 +127,8 @@ geopackage() {
   "$flyr" run "${helsinki[@]}" --format gpkg --out "$work/one.gpkg" >/dev/null &&
     spark --tiles 4 "${helsinki[@]}" --out "$work/dist.gpkg" >"$work/gpkg.log" 2>&1 &&
     grep -q "outputs: 4 tiles; merging them" "$work/gpkg.log" && cmp -s "$work/one.gpkg" "$work/dist.gpkg" &&
-    grep -q "^flyr-link-spark: plan: 4 tiles; the buildings and addresses cut into each tile's pack" "$work/gpkg.log"
+    grep -q "^flyr-link-spark: plan: 4 tiles; the buildings and addresses cut into each tile's pack" "$work/gpkg.log" &&
+    grep -q "^flyr-link-spark: plan: the sources read whole on the driver (the sources are not both local GeoParquet)$" "$work/gpkg.log"
 }
 check "a GeoPackage from the tiles' parts: one run's bytes" geopackage
 cat >"$work/failing-outputs" <<EOF
@@ -162,6 +164,25 @@ partitioned() {
     done
 }
 check "a directory of GeoParquet parts: one run's bytes, each tile reading its part" partitioned
+
+# 7. A share of the plan whose task fails for good: the plan is made from a whole read on the
+#    driver, the launcher says why, and the outputs are still one run's.
+cat >"$work/failing-share" <<EOF
+#!/bin/sh
+case " \$* " in *" plan-share scan "*"--share 1/"*) echo "flyr-link: share 1: made to fail" >&2; exit 1 ;; esac
+exec "$flyr" "\$@"
+EOF
+chmod +x "$work/failing-share"
+failing_share() {
+  local city=(--buildings Tests/FlyrLinkTests/Fixtures/city2k/buildings.snappy.parquet --addresses Tests/FlyrLinkTests/Fixtures/city2k/addresses.zstd.parquet --parquet-reader flyr)
+  "$flyr" run "${city[@]}" --out "$work/share-one" >/dev/null &&
+    FLYR_LINK=$work/failing-share spark --tiles 4 "${city[@]}" --out "$work/share-dist" >"$work/share.log" 2>&1 &&
+    grep -q "^flyr-link-spark: plan: the sources read whole on the driver (share 1 of the plan (scan) failed: flyr-link: share 1: made to fail)$" "$work/share.log" &&
+    for f in links.csv addresses.geojson buildings.geojson units.geojson features.geojson rejects.csv; do
+      cmp -s "$work/share-one/$f" "$work/share-dist/$f" || { echo "distributed: share-dist/$f differs from one run's" >&2; false; } || return 1
+    done
+}
+check "a share of the plan failing for good: the plan read whole, said, one run's bytes" failing_share
 
 echo "distributed: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -152,6 +152,32 @@ extension DistributedRunTests {
         XCTAssertEqual(shared.sources.inputs["buildings"]?.parquet?.rowGroupsTotal, 4)
     }
 
+    /// The cells' longest box near a tile is never shorter than the longest box that meets the
+    /// tile's region (so a halo grown over the cells is never narrower), with a box across the
+    /// whole territory kept whole rather than in thousands of cells, and a box no cell holds.
+    func testTheCellsLongestBoxIsNeverShorterThanTheBoxesNear() {
+        var generator = SystemRandomNumberGenerator()
+        var boxes = (0..<3_000).map { _ -> BBox in
+            let x = Double.random(in: -20_000...20_000, using: &generator), y = Double.random(in: -20_000...20_000, using: &generator)
+            return BBox(minX: x, minY: y, maxX: x + Double.random(in: 1...120, using: &generator), maxY: y + Double.random(in: 1...80, using: &generator))
+        }
+        boxes.append(BBox(minX: -19_000, minY: 5_000, maxX: 19_000, maxY: 5_010))
+        boxes.append(BBox(minX: 0, minY: 0, maxX: .infinity, maxY: 1))
+        var cells = PlanShares.Cells()
+        for b in boxes { cells.add(b) }
+        XCTAssertEqual(cells.oversized.count, 2)
+        XCTAssertLessThan(cells.longest.count, 20_000)
+        var extent = BBox.empty
+        for b in boxes where b.maxX.isFinite { extent.extend(b) }
+        for _ in 0..<200 {
+            let x = Double.random(in: -20_000...20_000, using: &generator), y = Double.random(in: -20_000...20_000, using: &generator)
+            let bounds = TileBounds(minX: Bool.random(using: &generator) ? x : nil, minY: y, maxX: x + 2_000, maxY: Bool.random(using: &generator) ? y + 1_500 : nil)
+            let reach = Double.random(in: 0...600, using: &generator)
+            let exact = boxes.filter { bounds.meets($0, within: reach) }.map(\.diagonal).max() ?? 0
+            XCTAssertGreaterThanOrEqual(cells.longest(near: bounds, within: reach, extent: extent), exact)
+        }
+    }
+
     /// Every row group of a dataset of several files is in exactly one share, the shares' groups
     /// in runs, and a share beyond the groups' count reads none.
     func testEveryRowGroupIsInOneShareOfConsecutiveGroups() {

@@ -5,13 +5,13 @@ extension LinkPipeline {
     /// The scan of `share`: its rows read and ingested as a run ingests them; its counts, extents,
     /// rejects, and its accepted ids' hashes (sorted), written to `path` and its sidecar.
     public func scanShare(_ share: SourceShare, to path: String) throws {
-        let (pipeline, clock, pool) = try shareRun()
+        let (pipeline, clock, pool) = try planReading()
         let inputs = try pipeline.readAndIngest(clock, pool, share: share)
         let extents = Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool)
         func layer<Row>(_ result: Ingest.Result<Row>, _ source: SourceSummary, extent: BBox) -> PlanShares.LayerScan {
             PlanShares.LayerScan(source: source, crs: result.crs, crsAssumed: result.crsAssumed, generatedIDs: result.generatedIDs,
                                  accepted: result.rows.count, extent: extent, rejects: result.rejects,
-                                 repeats: result.rejects.contains { $0.reason.hasPrefix("duplicate id") })
+                                 repeats: Self.repeats(result.rejects))
         }
         let buildingIDs = PlanShares.sortedPairs(inputs.buildings.rows.restore(pool: pool).map { $0.withIDUTF8(PlanShares.idHash) })
         let addressIDs = PlanShares.sortedPairs(inputs.addresses.rows.restore(pool: pool).map { a in
@@ -19,6 +19,7 @@ extension LinkPipeline {
             return id.withUTF8(PlanShares.idHash)
         })
         let scan = PlanShares.Scan(share: share, options: PlanShares.digest(options), inputs: TilePlan.fingerprints(options.resolvingPaths, hashing: false),
+                                   wholeReadsInShares: [options.buildings, options.addresses].allSatisfy { SourceReader.readsInShares($0, parquet: options.parquetReader) },
                                    territoryBox: inputs.territory?.footprint.bbox,
                                    buildings: layer(inputs.buildings, inputs.buildingSource, extent: extents.buildings),
                                    addresses: layer(inputs.addresses, inputs.addressSource, extent: extents.addresses),
@@ -29,62 +30,98 @@ extension LinkPipeline {
     /// The measure of `share` in the frame the driver made of the scans (`framePath`): written to
     /// `path` and its sidecar.
     public func measureShare(_ share: SourceShare, frame framePath: String, to path: String) throws {
-        guard let bytes = FileManager.default.contents(atPath: framePath) else { throw InputError("plan: cannot read \(framePath) (the shares' frame)") }
-        let verdict = try PlanShares.read(PlanShares.Frame.self, framePath, what: "frame")
+        let (verdict, digest) = try PlanShares.Frame.read(framePath)
         guard verdict.options == PlanShares.digest(options), verdict.shares == share.count else {
             throw InputError("plan: \(framePath) is the frame of other options or another count of shares than share \(share)")
         }
         guard let frame = verdict.frame else { throw InputError("plan: \(framePath) has no frame: \(verdict.whole ?? "")") }
-        let (pipeline, clock, pool) = try shareRun()
+        let (pipeline, clock, pool) = try planReading()
         var inputs = try pipeline.readAndIngest(clock, pool, share: share)
         let layers = pipeline.frameStage(&inputs, frame: frame, clock, pool)
         let points = layers.points!, footprints = layers.footprints!
-        var extent = BBox.empty, cells: [Int64: Double] = [:]
+        var extent = BBox.empty, cells = PlanShares.Cells()
         for p in points { extent.extend(p) }
         for i in 0..<footprints.count {
             let box = footprints[i].bbox
             extent.extend(box)
-            let diagonal = box.diagonal
-            for x in PlanShares.cell(box.minX)...PlanShares.cell(box.maxX) {
-                for y in PlanShares.cell(box.minY)...PlanShares.cell(box.maxY) {
-                    cells[PlanShares.key(x, y), default: 0] = max(cells[PlanShares.key(x, y)] ?? 0, diagonal)
-                }
-            }
+            cells.add(box)
         }
-        var heights: [Double] = [], perLevel: [Double] = []
-        for b in layers.buildingRows!.restore(pool: pool) {
-            guard let h = b.height, h > 0 else { continue }
-            heights.append(h)
-            if let l = b.levels, l >= 1 { perLevel.append(h / Double(l)) }
-        }
-        heights.sort()
-        perLevel.sort()
+        let (heights, perLevel) = HeightCheck.sortedHeights(layers.buildingRows!.restore(pool: pool))
         var sample: [UInt64] = []
         for (a, p) in zip(layers.addressRows!.restore(pool: pool), points) where a.sourceRow % verdict.sampleStride == 0 {
             sample += [UInt64(a.sourceRow), p.x.bitPattern, p.y.bitPattern]
         }
         let measure = PlanShares.Measure(
-            share: share, frame: SHA256.hash([UInt8](bytes)), buildings: footprints.count, addresses: points.count, repaired: layers.repaired,
+            share: share, frame: digest, inputs: TilePlan.fingerprints(options.resolvingPaths, hashing: false), buildings: footprints.count, addresses: points.count, repaired: layers.repaired,
             outsideBuildings: layers.outsideBuildings + (inputs.buildingSource.parquet?.rowsSkippedByBBox ?? 0),
             outsideAddresses: layers.outsideAddresses + (inputs.addressSource.parquet?.rowsSkippedByBBox ?? 0),
             buildingRejects: layers.buildingRejects, extent: extent,
-            cells: cells.keys.sorted().map { .init(x: Int32(truncatingIfNeeded: $0 >> 32), y: Int32(truncatingIfNeeded: $0), longest: cells[$0]!) },
+            cells: cells.longest.keys.sorted().map { .init(x: Int32(truncatingIfNeeded: $0 >> 32), y: Int32(truncatingIfNeeded: $0), longest: cells.longest[$0]!) },
+            oversized: cells.oversized,
             heights: heights.count, perLevel: perLevel.count, sample: sample.count / 3)
         try PlanShares.write(measure, words: heights.map(\.bitPattern) + perLevel.map(\.bitPattern) + sample, to: path)
     }
 
-    /// A share's pass reads as the plan reads: the run's links only, nothing written.
-    private func shareRun() throws -> (LinkPipeline, Clock, WorkerPool) {
-        try options.validate()
-        guard options.tile == nil, options.decisionsDirectory == nil else { throw InputError("plan: give the sources, not a tile or decisions") }
-        var quiet = options
-        quiet.only = .links
-        quiet.outputDirectory = ""
-        return (LinkPipeline(options: quiet, observer: observer), Clock(), WorkerPool(threads: options.threads))
-    }
 }
 
 extension PlanShares {
-    /// The cell of a coordinate (metres in the frame).
-    static func cell(_ v: Double) -> Int32 { Int32(clamping: Int((v / cellSize).rounded(.down))) }
+    /// The longest building box that meets each 500 m cell (a box over more than `maxSpan` cells a
+    /// side, kept whole instead, as `BoxGrid` keeps its oversized boxes: one stray footprint across
+    /// a country must not fill the table).
+    struct Cells {
+        static let maxSpan = 64
+        var longest: [Int64: Double] = [:]
+        var oversized: [BBox] = []
+
+        mutating func add(_ box: BBox) {
+            guard !box.isEmpty else { return }
+            guard let (xs, ys) = cells(of: box), xs.count <= Self.maxSpan, ys.count <= Self.maxSpan else {
+                oversized.append(box)
+                return
+            }
+            for cx in xs {
+                for cy in ys { note(key(cx, cy), box.diagonal) }
+            }
+        }
+
+        mutating func note(_ key: Int64, _ diagonal: Double) {
+            if diagonal > longest[key, default: 0] { longest[key] = diagonal }
+        }
+
+        /// The longest diagonal of the boxes that meet the tile `bounds` within `reach` (or more:
+        /// every box of every cell the region's box meets), the region clipped to `extent`.
+        func longest(near bounds: TileBounds, within reach: Double, extent: BBox) -> Double {
+            var found = 0.0
+            for box in oversized where bounds.meets(box, within: reach) { found = max(found, box.diagonal) }
+            let region = bounds.box(expandedBy: reach)
+            let clipped = BBox(minX: max(region.minX, extent.minX), minY: max(region.minY, extent.minY),
+                               maxX: min(region.maxX, extent.maxX), maxY: min(region.maxY, extent.maxY))
+            guard !clipped.isEmpty, let (xs, ys) = cells(of: clipped) else { return found }
+            // (A sparse edge tile's region holds more cells than the run has: the table is walked.)
+            if xs.count * ys.count > longest.count {
+                for (key, d) in longest where xs.contains(Int(key >> 32)) && ys.contains(Int(Int32(truncatingIfNeeded: key))) {
+                    found = max(found, d)
+                }
+                return found
+            }
+            for cx in xs {
+                for cy in ys { found = max(found, longest[key(cx, cy)] ?? 0) }
+            }
+            return found
+        }
+    }
+
+    /// The cells a box meets, by column and row; nil where no cell holds it (not finite, or beyond
+    /// 2³⁰ cells: a frame is a few thousand kilometres).
+    static func cells(of box: BBox) -> (ClosedRange<Int>, ClosedRange<Int>)? {
+        func cell(_ v: Double) -> Int? {
+            let c = (v / cellSize).rounded(.down)
+            return c.isFinite && abs(c) < 1_073_741_824 ? Int(c) : nil
+        }
+        guard let x0 = cell(box.minX), let x1 = cell(box.maxX), let y0 = cell(box.minY), let y1 = cell(box.maxY) else { return nil }
+        return (x0...x1, y0...y1)
+    }
+
+    /// A cell's key in a dictionary.
+    static func key(_ x: Int, _ y: Int) -> Int64 { Int64(x) << 32 | Int64(UInt32(truncatingIfNeeded: y)) }
 }

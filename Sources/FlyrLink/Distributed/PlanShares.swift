@@ -49,6 +49,10 @@ public enum PlanShares {
         var options: String
         /// The inputs' sizes and times when the share was read.
         var inputs: [TilePlan.InputFile]
+        /// Whether a whole read would read both sources with the reader a share reads them with
+        /// (flyr-link's GeoParquet reader: not GDAL's, which `--parquet-reader auto` takes for a
+        /// local file where GDAL has a Parquet driver).
+        var wholeReadsInShares: Bool
         var territoryBox: BBox?
         var buildings: LayerScan
         var addresses: LayerScan
@@ -82,6 +86,8 @@ public enum PlanShares {
         var share: SourceShare
         /// The SHA-256 of the frame file it was measured in.
         var frame: String
+        /// The inputs' sizes and times when the share was read again.
+        var inputs: [TilePlan.InputFile]
         var buildings: Int
         var addresses: Int
         var repaired: Int
@@ -92,6 +98,8 @@ public enum PlanShares {
         /// The points' and footprint boxes' box in the frame.
         var extent: BBox
         var cells: [CellLongest]
+        /// The boxes over too many cells to note in each (`Cells`).
+        var oversized: [BBox]
         /// The sidecar's sections: the heights, the heights per level (each sorted), and the
         /// sample's points (row number, x, y).
         var heights: Int
@@ -112,7 +120,8 @@ public enum PlanShares {
         let data: Data
         do { data = try encoder().encode(value) } catch { throw OutputError("plan: cannot encode \(path): \(error)") }
         for (bytes, target) in [(words.withUnsafeBytes { [UInt8]($0) }, wordsPath(path)), ([UInt8](data), path)] {
-            let temporary = target + ".tmp-\(getpid())"
+            // (Unique: two attempts of one share, on two machines, may have the same pid.)
+            let temporary = target + ".tmp-\(UUID().uuidString)"
             do throws(OutputError) {
                 try ByteWriter.write(bytes, to: temporary)
                 guard rename(temporary, target) == 0 else { throw OutputError("plan: cannot write \(target): \(String(cString: strerror(errno)))") }
@@ -125,6 +134,10 @@ public enum PlanShares {
 
     static func read<T: Decodable>(_ type: T.Type, _ path: String, what: String) throws(InputError) -> T {
         guard let data = FileManager.default.contents(atPath: path) else { throw InputError("plan: cannot read \(path) (\(what))") }
+        return try decode(type, data, path, what: what)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ data: Data, _ path: String, what: String) throws(InputError) -> T {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = TilePlan.nonFinite.decoding
         do { return try decoder.decode(T.self, from: data) } catch {
@@ -166,5 +179,11 @@ extension PlanShares.Frame {
     /// Written whole or not at all (it names no words: an empty sidecar beside it).
     public func write(to path: String) throws(OutputError) {
         try PlanShares.write(self, words: [], to: path)
+    }
+
+    /// The frame file and the SHA-256 of its bytes (what a measure names).
+    static func read(_ path: String) throws(InputError) -> (PlanShares.Frame, digest: String) {
+        guard let data = FileManager.default.contents(atPath: path) else { throw InputError("plan: cannot read \(path) (the shares' frame)") }
+        return (try PlanShares.decode(PlanShares.Frame.self, data, path, what: "frame"), SHA256.hash([UInt8](data)))
     }
 }

@@ -26,9 +26,10 @@ extension PlanShares {
 
     /// The scans of every share in `directory`, checked to be one plan's: the same options (the
     /// driver's), the same inputs, unchanged since (by size and time).
-    static func scans(_ directory: String, shares: Int, options: RunOptions) throws(InputError) -> [(scan: Scan, words: Words)] {
+    /// `words`: their sidecars mapped too (the frame step's ids).
+    static func scans(_ directory: String, shares: Int, options: RunOptions, words mapped: Bool = true) throws(InputError) -> [(scan: Scan, words: Words?)] {
         let digest = digest(options), now = TilePlan.fingerprints(options.resolvingPaths, hashing: false)
-        var out: [(Scan, Words)] = []
+        var out: [(Scan, Words?)] = []
         for k in 0..<shares {
             let path = scanPath(directory, k)
             let scan = try read(Scan.self, path, what: "scan of share \(k)")
@@ -39,8 +40,7 @@ extension PlanShares {
             guard sameFiles(scan.inputs, now) else {
                 throw InputError("plan: the sources have changed since share \(k) was read (\(path)); read the shares again")
             }
-            let words = try Words(path, count: scan.buildingIDWords + 2 * scan.addresses.accepted)
-            out.append((scan, words))
+            out.append((scan, mapped ? try Words(path, count: scan.buildingIDWords + 2 * scan.addresses.accepted) : nil))
         }
         return out
     }
@@ -56,6 +56,10 @@ extension PlanShares {
     public static func frame(directory: String, shares: Int, options: RunOptions) throws(InputError) -> Frame {
         let scans = try scans(directory, shares: shares, options: options)
         var verdict = Frame(shares: shares, options: digest(options), frame: nil, whole: nil, sampleStride: 1)
+        if !scans.allSatisfy(\.scan.wholeReadsInShares) {
+            verdict.whole = "a whole read would take GDAL's Parquet driver (give --parquet-reader flyr to plan in shares)"
+            return verdict
+        }
         let layers = [("buildings", scans.map(\.scan.buildings)), ("addresses", scans.map(\.scan.addresses))]
         for (name, layer) in layers {
             if layer.contains(where: \.crsAssumed) {
@@ -69,11 +73,11 @@ extension PlanShares {
             }
             if verdict.whole != nil { return verdict }
         }
-        if repeats(scans.map { $0.words.section(0..<$0.scan.buildingIDWords) }) {
+        if repeats(scans.map { $0.words!.section(0..<$0.scan.buildingIDWords) }) {
             verdict.whole = "an id of the buildings is repeated in two shares (one run keeps its first row)"
             return verdict
         }
-        if repeats(scans.map { $0.words.section($0.scan.buildingIDWords..<$0.words.count) }) {
+        if repeats(scans.map { $0.words!.section($0.scan.buildingIDWords..<$0.words!.count) }) {
             verdict.whole = "an id of the addresses is repeated in two shares (one run keeps its first row)"
             return verdict
         }
@@ -167,18 +171,20 @@ extension LinkPipeline {
     public func plan(tiles: TileCount, shares directory: String) throws -> TilePlan.Made {
         try options.validate()
         let framePath = PlanShares.framePath(directory)
-        guard let frameBytes = FileManager.default.contents(atPath: framePath) else { throw InputError("plan: cannot read \(framePath) (the shares' frame)") }
-        let verdict = try PlanShares.read(PlanShares.Frame.self, framePath, what: "frame")
+        let (verdict, frameDigest) = try PlanShares.Frame.read(framePath)
         guard verdict.options == PlanShares.digest(options) else { throw InputError("plan: \(framePath) was made with other options or sources than this plan's") }
         guard let frame = verdict.frame else { throw InputError("plan: the shares cannot make this plan (\(verdict.whole ?? "no frame")); make it from the sources") }
-        let scans = try PlanShares.scans(directory, shares: verdict.shares, options: options)
-        let frameDigest = SHA256.hash([UInt8](frameBytes))
+        let scans = try PlanShares.scans(directory, shares: verdict.shares, options: options, words: false)
+        let now = TilePlan.fingerprints(options.resolvingPaths, hashing: false)
         var measures: [(measure: PlanShares.Measure, words: PlanShares.Words)] = []
         for k in 0..<verdict.shares {
             let path = PlanShares.measurePath(directory, k)
             let m = try PlanShares.read(PlanShares.Measure.self, path, what: "measure of share \(k)")
             guard m.version == PlanShares.version, m.share == SourceShare(index: k, count: verdict.shares), m.frame == frameDigest else {
                 throw InputError("plan: \(path) is not the measure of share \(k)/\(verdict.shares) in \(framePath)")
+            }
+            guard PlanShares.sameFiles(m.inputs, now) else {
+                throw InputError("plan: the sources have changed since share \(k) was measured (\(path)); read the shares again")
             }
             measures.append((m, try PlanShares.Words(path, count: m.heights + m.perLevel + 3 * m.sample)))
         }
@@ -226,32 +232,20 @@ extension LinkPipeline {
 
         // The cut, from the sample in the order of its rows' numbers; the halos, from the cells.
         var sample: [(row: UInt64, point: Point2)] = []
-        var extent = BBox.empty, cells: [Int64: Double] = [:]
+        var extent = BBox.empty, cells = PlanShares.Cells()
         for (m, words) in measures {
             let s = words.section(m.heights + m.perLevel..<m.heights + m.perLevel + 3 * m.sample)
             for i in 0..<m.sample { sample.append((s[3 * i], Point2(x: Double(bitPattern: s[3 * i + 1]), y: Double(bitPattern: s[3 * i + 2])))) }
             extent.extend(m.extent)
-            for c in m.cells { cells[PlanShares.key(c.x, c.y), default: 0] = max(cells[PlanShares.key(c.x, c.y)] ?? 0, c.longest) }
+            for c in m.cells { cells.note(PlanShares.key(Int(c.x), Int(c.y)), c.longest) }
+            cells.oversized += m.oversized
         }
         sample.sort { $0.row < $1.row }
         let cut = TileCutter.cut(sample.map(\.point), into: tiles.count(addresses: addresses))
         let pool = WorkerPool(threads: options.threads)
         let planned = pool.map(cut.count, chunkSize: 1) { _, t in
             let (bounds, inSample) = cut[t]
-            let link = TileHalo.link(around: bounds, options: options.link) { reach in
-                // (Only the cells within the data's extent hold a building.)
-                let box = bounds.box(expandedBy: reach)
-                let clipped = BBox(minX: max(box.minX, extent.minX), minY: max(box.minY, extent.minY),
-                                   maxX: min(box.maxX, extent.maxX), maxY: min(box.maxY, extent.maxY))
-                guard !clipped.isEmpty else { return 0 }
-                var longest = 0.0
-                for x in PlanShares.cell(clipped.minX)...PlanShares.cell(clipped.maxX) {
-                    for y in PlanShares.cell(clipped.minY)...PlanShares.cell(clipped.maxY) {
-                        longest = max(longest, cells[PlanShares.key(Int32(x), Int32(y))] ?? 0)
-                    }
-                }
-                return longest
-            }
+            let link = TileHalo.link(around: bounds, options: options.link) { cells.longest(near: bounds, within: $0, extent: extent) }
             let measure = TileHalo.measures(options: options.link)
             return TilePlan.Tile(index: t, bounds: bounds, addresses: inSample * verdict.sampleStride, linkHalo: link, measureHalo: measure,
                                  linkReadBox: bounds.lonLatBox(within: extent, margin: link.reach, frame: frame),
@@ -264,7 +258,3 @@ extension LinkPipeline {
     }
 }
 
-extension PlanShares {
-    /// A cell's key in a dictionary.
-    static func key(_ x: Int32, _ y: Int32) -> Int64 { Int64(x) << 32 | Int64(UInt32(bitPattern: y)) }
-}

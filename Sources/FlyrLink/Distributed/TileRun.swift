@@ -21,14 +21,7 @@ extension LinkPipeline {
     /// the sources, their rejects (rejects.csv's rows), and the rows of each layer a tile cannot
     /// read in part, for the tiles' packs (`TilePack`).
     public func plan(tiles: TileCount) throws -> TilePlan.Made {
-        try options.validate()
-        guard options.tile == nil, options.decisionsDirectory == nil else { throw InputError("plan: give the sources, not a tile or decisions") }
-        var quiet = options
-        quiet.only = .links
-        quiet.outputDirectory = ""
-        let pipeline = LinkPipeline(options: quiet, observer: observer)
-        let clock = Clock()
-        let pool = WorkerPool(threads: options.threads)
+        let (pipeline, clock, pool) = try planReading()
         // (A pack of addresses holds every field the outputs pass writes.)
         var inputs = try pipeline.readAndIngest(clock, pool, allAddressFields: writesRecords)
         let extents = Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool)
@@ -78,10 +71,22 @@ extension LinkPipeline {
         return TilePlan.Made(plan: plan, rejects: rejects, packing: packing)
     }
 
+    /// A plan's read of the sources (whole, or a share's): the run's links only, nothing written.
+    func planReading() throws -> (LinkPipeline, Clock, WorkerPool) {
+        try options.validate()
+        guard options.tile == nil, options.decisionsDirectory == nil else { throw InputError("plan: give the sources, not a tile or decisions") }
+        var quiet = options
+        quiet.only = .links
+        quiet.outputDirectory = ""
+        return (LinkPipeline(options: quiet, observer: observer), Clock(), WorkerPool(threads: options.threads))
+    }
+
+    /// Whether a layer's rejects say an id was repeated (one run keeps the first row of an id).
+    static func repeats(_ rejects: [Reject]) -> Bool { rejects.contains { $0.reason.hasPrefix("duplicate id") } }
+
     /// The layers a tile cannot read in part, which the plan packs: a source read whole (neither
     /// GeoParquet nor FlatGeobuf with a spatial index), or a layer that repeats an id.
     static func packed(_ inputs: ReadLayers) -> Set<LayerRole> {
-        func repeats(_ rejects: [Reject]) -> Bool { rejects.contains { $0.reason.hasPrefix("duplicate id") } }
         var packed = Set<LayerRole>()
         if !inputs.buildingSource.readsInParts || repeats(inputs.buildings.rejects) { packed.insert(.buildings) }
         if !inputs.addressSource.readsInParts || repeats(inputs.addresses.rejects) { packed.insert(.addresses) }

@@ -2,6 +2,20 @@
 /// driver when the linked GDAL has one, else (Debian's GDAL 3.6) to the project's own reader;
 /// local GeoJSON and FlatGeobuf files to the project's streaming readers (GDAL's drivers are far slower).
 enum SourceReader {
+    /// Whether `spec` is GeoParquet read by flyr-link's own reader (which reads shares of its row
+    /// groups): with `--parquet-reader flyr`; with `auto`, a remote file (the reader fetches only
+    /// what a territory needs), a local directory (its parts read as one layer, as an S3 prefix),
+    /// or any file where GDAL has no Parquet driver.
+    static func readsInShares(_ spec: SourceSpec, parquet: RunOptions.ParquetReader) -> Bool {
+        guard spec.isGeoParquet else { return false }
+        switch parquet {
+        case .flyr: return true
+        case .gdal: return false
+        case .auto:
+            return RemoteLocation.isRemote(spec.location) || LocalSource.kind(spec.location) == .directory || !GDALEnvironment.hasDriver("Parquet")
+        }
+    }
+
     /// `lonLatBox`: a GeoParquet source is read only where its row groups meet it; with
     /// `indexedFlatGeobuf`, so is a FlatGeobuf file with a spatial index (a tile of a distributed
     /// run: a run's `--territory` reads FlatGeobuf whole, as it always has).
@@ -24,9 +38,7 @@ enum SourceReader {
                     throw InputError("\(role.rawValue): --parquet-reader gdal, but this GDAL has no Parquet driver")
                 }
             case .auto:
-                // A remote file always to the project's reader: it fetches only what the territory
-                // needs; a local directory too: it reads the parts as one layer, as an S3 prefix.
-                if RemoteLocation.isRemote(spec.location) || LocalSource.kind(spec.location) == .directory || !GDALEnvironment.hasDriver("Parquet") {
+                if readsInShares(spec, parquet: parquet) {
                     return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink)
                 }
             }

@@ -127,15 +127,19 @@ enum HeightCheck {
 
     /// A short description of why, or nil when the heights look like metres (or are too few).
     static func looksLikeFeet(_ buildings: [Building]) -> String? {
+        let (heights, perLevel) = sortedHeights(buildings)
+        return looksLikeFeet(heights: (heights.count, { heights[$0] }), perLevel: (perLevel.count, { perLevel[$0] }))
+    }
+
+    /// The buildings' positive heights and heights per level (with levels ≥ 1), each sorted.
+    static func sortedHeights(_ buildings: [Building]) -> (heights: [Double], perLevel: [Double]) {
         var heights: [Double] = [], perLevel: [Double] = []
         for b in buildings {
             guard let h = b.height, h > 0 else { continue }
             heights.append(h)
             if let l = b.levels, l >= 1 { perLevel.append(h / Double(l)) }
         }
-        heights.sort()
-        perLevel.sort()
-        return looksLikeFeet(heights: (heights.count, { heights[$0] }), perLevel: (perLevel.count, { perLevel[$0] }))
+        return (heights.sorted(), perLevel.sorted())
     }
 
     /// The same from the heights' and the heights per level's order statistics (`value(k)`: the
