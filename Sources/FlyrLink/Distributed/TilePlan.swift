@@ -74,6 +74,8 @@ public struct TilePlan: Sendable, Codable {
     public struct Tile: Sendable, Codable, Equatable {
         public var index: Int
         public var bounds: TileBounds
+        /// How many of the run's addresses are its own (a plan from shares of more than 4,000,000
+        /// addresses counts its sample's, times the stride: about; nothing but a person reads it).
         public var addresses: Int
         /// How far around the tile the decision of its addresses reads (metres): addresses within
         /// `linkHalo.addresses`, buildings that meet the box `linkHalo.buildings` around it.
