@@ -28,10 +28,10 @@ final class ReadmeCommandsTests: XCTestCase {
             .map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    /// The subcommand words of a command (`run`, `snapshot diff`), and the options it names.
+    /// The subcommand words of a command (`run`, `snapshot diff`, `plan-share scan`), and the options it names.
     static func parse(_ command: String) -> (subcommand: [String], options: [String]) {
         let tokens = command.split(separator: " ").dropFirst().map(String.init)
-        let subcommand = Array(tokens.prefix { $0.wholeMatch(of: #/[a-z]+/#) != nil })
+        let subcommand = Array(tokens.prefix { $0.wholeMatch(of: #/[a-z]+(-[a-z]+)*/#) != nil })
         let options = command.matches(of: #/(?:^|[^A-Za-z0-9-])(--[a-z][a-z-]*|-[a-z])(?![A-Za-z0-9-])/#).map { String($0.1) }
         return (subcommand, options)
     }
