@@ -13,11 +13,8 @@ extension LinkPipeline {
                                  accepted: result.rows.count, extent: extent, rejects: result.rejects,
                                  repeats: Self.repeats(result.rejects))
         }
-        let buildingIDs = PlanShares.sortedPairs(inputs.buildings.rows.restore(pool: pool).map { $0.withIDUTF8(PlanShares.idHash) })
-        let addressIDs = PlanShares.sortedPairs(inputs.addresses.rows.restore(pool: pool).map { a in
-            var id = a.id
-            return id.withUTF8(PlanShares.idHash)
-        })
+        let buildingIDs = PlanShares.sortedIDHashes(inputs.buildings.rows.restore(pool: pool))
+        let addressIDs = PlanShares.sortedIDHashes(inputs.addresses.rows.restore(pool: pool))
         let scan = PlanShares.Scan(share: share, options: PlanShares.digest(options), inputs: TilePlan.fingerprints(options.resolvingPaths, hashing: false),
                                    wholeReadsInShares: [options.buildings, options.addresses].allSatisfy { SourceReader.readsInShares($0, parquet: options.parquetReader) },
                                    territoryBox: inputs.territory?.footprint.bbox,
@@ -46,22 +43,24 @@ extension LinkPipeline {
             extent.extend(box)
             cells.add(box)
         }
+        let outside = Self.outside(inputs, layers)
         let (heights, perLevel) = HeightCheck.sortedHeights(layers.buildingRows!.restore(pool: pool))
         var sample: [UInt64] = []
+        sample.reserveCapacity(3 * (points.count / verdict.sampleStride + 1))
         for (a, p) in zip(layers.addressRows!.restore(pool: pool), points) where a.sourceRow % verdict.sampleStride == 0 {
-            sample += [UInt64(a.sourceRow), p.x.bitPattern, p.y.bitPattern]
+            sample.append(UInt64(a.sourceRow))
+            sample.append(p.x.bitPattern)
+            sample.append(p.y.bitPattern)
         }
         let measure = PlanShares.Measure(
             share: share, frame: digest, inputs: TilePlan.fingerprints(options.resolvingPaths, hashing: false), buildings: footprints.count, addresses: points.count, repaired: layers.repaired,
-            outsideBuildings: layers.outsideBuildings + (inputs.buildingSource.parquet?.rowsSkippedByBBox ?? 0),
-            outsideAddresses: layers.outsideAddresses + (inputs.addressSource.parquet?.rowsSkippedByBBox ?? 0),
+            outsideBuildings: outside.buildings, outsideAddresses: outside.addresses,
             buildingRejects: layers.buildingRejects, extent: extent,
             cells: cells.longest.keys.sorted().map { .init(x: Int32(truncatingIfNeeded: $0 >> 32), y: Int32(truncatingIfNeeded: $0), longest: cells.longest[$0]!) },
             oversized: cells.oversized,
             heights: heights.count, perLevel: perLevel.count, sample: sample.count / 3)
         try PlanShares.write(measure, words: heights.map(\.bitPattern) + perLevel.map(\.bitPattern) + sample, to: path)
     }
-
 }
 
 extension PlanShares {

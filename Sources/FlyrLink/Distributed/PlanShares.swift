@@ -24,7 +24,7 @@ public enum PlanShares {
     public static func scanPath(_ directory: String, _ share: Int) -> String { directory + "/scan-\(String(format: "%06d", share)).json" }
     public static func measurePath(_ directory: String, _ share: Int) -> String { directory + "/measure-\(String(format: "%06d", share)).json" }
     public static func framePath(_ directory: String) -> String { directory + "/frame.json" }
-    /// The sorted words beside a share's file (`SortedWords`).
+    /// The sorted words beside a share's file (`Words`).
     static func wordsPath(_ path: String) -> String { path + ".words" }
 
     /// What the scan of one share learnt of one layer.
@@ -171,7 +171,18 @@ public enum PlanShares {
 
     /// Pairs of words sorted, flattened.
     static func sortedPairs(_ pairs: [(UInt64, UInt64)]) -> [UInt64] {
-        pairs.sorted { $0 < $1 }.flatMap { [$0.0, $0.1] }
+        var words: [UInt64] = []
+        words.reserveCapacity(2 * pairs.count)
+        for (a, b) in pairs.sorted(by: <) {
+            words.append(a)
+            words.append(b)
+        }
+        return words
+    }
+
+    /// The rows' ids' hashes (`idHash`, read where the ids are kept), sorted and flattened.
+    static func sortedIDHashes<Row: Ingest.Identified>(_ rows: [Row]) -> [UInt64] {
+        sortedPairs(rows.map { $0.withIDUTF8(idHash) })
     }
 }
 

@@ -81,15 +81,15 @@ extension PlanShares {
             verdict.whole = "an id of the addresses is repeated in two shares (one run keeps its first row)"
             return verdict
         }
-        var addressBox = BBox.empty, buildingBox = BBox.empty, accepted = 0
-        for (scan, _) in scans {
-            addressBox.extend(scan.addresses.extent)
-            buildingBox.extend(scan.buildings.extent)
-            accepted += scan.addresses.accepted
-        }
-        verdict.frame = LinkPipeline.frame(territoryBox: scans.first?.scan.territoryBox, (addressBox, buildingBox))
+        let accepted = scans.reduce(0) { $0 + $1.scan.addresses.accepted }
+        verdict.frame = LinkPipeline.frame(territoryBox: scans.first?.scan.territoryBox, extents(scans.map(\.scan)))
         verdict.sampleStride = max(1, (accepted + sampleLimit - 1) / sampleLimit)
         return verdict
+    }
+
+    /// The accepted addresses' and buildings' lon/lat boxes of every share.
+    static func extents(_ scans: [Scan]) -> (addresses: BBox, buildings: BBox) {
+        scans.reduce(into: (BBox.empty, BBox.empty)) { $0.0.extend($1.addresses.extent); $0.1.extend($1.buildings.extent) }
     }
 
     /// Whether a pair of words is in two shares' sections (each sorted, of pairs): a bucket of
@@ -214,11 +214,7 @@ extension LinkPipeline {
                                           repaired: counts.buildingsRepaired, generated: 0)
         inputs["addresses"] = inputReport(addressSource, a.crs, a.crsAssumed, accepted: addresses, rejected: addressRejects.count,
                                           repaired: nil, generated: 0)
-        var addressBox = BBox.empty, buildingBox = BBox.empty
-        for (scan, _) in scans {
-            addressBox.extend(scan.addresses.extent)
-            buildingBox.extend(scan.buildings.extent)
-        }
+        let (addressBox, buildingBox) = PlanShares.extents(scans.map(\.scan))
         let heights = measures.map { $0.words.section(0..<$0.measure.heights) }
         let perLevel = measures.map { $0.words.section($0.measure.heights..<$0.measure.heights + $0.measure.perLevel) }
         let feet = options.heightUnit != nil ? nil : HeightCheck.looksLikeFeet(
@@ -232,6 +228,7 @@ extension LinkPipeline {
 
         // The cut, from the sample in the order of its rows' numbers; the halos, from the cells.
         var sample: [(row: UInt64, point: Point2)] = []
+        sample.reserveCapacity(sum(\.sample))
         var extent = BBox.empty, cells = PlanShares.Cells()
         for (m, words) in measures {
             let s = words.section(m.heights + m.perLevel..<m.heights + m.perLevel + 3 * m.sample)
@@ -245,11 +242,8 @@ extension LinkPipeline {
         let pool = WorkerPool(threads: options.threads)
         let planned = pool.map(cut.count, chunkSize: 1) { _, t in
             let (bounds, inSample) = cut[t]
-            let link = TileHalo.link(around: bounds, options: options.link) { cells.longest(near: bounds, within: $0, extent: extent) }
-            let measure = TileHalo.measures(options: options.link)
-            return TilePlan.Tile(index: t, bounds: bounds, addresses: inSample * verdict.sampleStride, linkHalo: link, measureHalo: measure,
-                                 linkReadBox: bounds.lonLatBox(within: extent, margin: link.reach, frame: frame),
-                                 measureReadBox: bounds.lonLatBox(within: extent, margin: measure.reach, frame: frame))
+            return TilePlan.Tile(index: t, bounds: bounds, addresses: inSample * verdict.sampleStride, options: options.link, extent: extent, frame: frame,
+                                 linkHalo: TileHalo.link(around: bounds, options: options.link) { cells.longest(near: bounds, within: $0, extent: extent) })
         }
         let plan = TilePlan(options: options.resolvingPaths, frame: frame, inputs: TilePlan.fingerprints(options.resolvingPaths),
                             addresses: addresses, buildings: buildings, packed: [], campaignID: options.resolvedCampaignID,

@@ -349,3 +349,14 @@ extension RunOptions {
             && a.link == b.link && a.linkModelPath == b.linkModelPath && a.parquetReader == b.parquetReader && a.heightUnit == b.heightUnit
     }
 }
+
+extension TilePlan.Tile {
+    /// A plan's tile: its link halo as found, the measures' halo, and what each pass reads of the
+    /// sources (the tile within the data's `extent`, in the frame, with its halo around it).
+    init(index: Int, bounds: TileBounds, addresses: Int, options: LinkOptions, extent: BBox, frame: LocalMetricFrame, linkHalo: TilePlan.Halo) {
+        let measure = TileHalo.measures(options: options)
+        self.init(index: index, bounds: bounds, addresses: addresses, linkHalo: linkHalo, measureHalo: measure,
+                  linkReadBox: bounds.lonLatBox(within: extent, margin: linkHalo.reach, frame: frame),
+                  measureReadBox: bounds.lonLatBox(within: extent, margin: measure.reach, frame: frame))
+    }
+}

@@ -39,11 +39,8 @@ extension LinkPipeline {
             let grid = TileHalo.grid(of: boxes, pool: pool)
             let tiles = pool.map(cut.count, chunkSize: 1) { _, t in
                 let (bounds, addresses) = cut[t]
-                let link = TileHalo.link(around: bounds, footprintBoxes: boxes, grid: grid, options: options.link)
-                let measure = TileHalo.measures(options: options.link)
-                return TilePlan.Tile(index: t, bounds: bounds, addresses: addresses, linkHalo: link, measureHalo: measure,
-                                     linkReadBox: bounds.lonLatBox(within: extent, margin: link.reach, frame: frame),
-                                     measureReadBox: bounds.lonLatBox(within: extent, margin: measure.reach, frame: frame))
+                return TilePlan.Tile(index: t, bounds: bounds, addresses: addresses, options: options.link, extent: extent, frame: frame,
+                                     linkHalo: TileHalo.link(around: bounds, footprintBoxes: boxes, grid: grid, options: options.link))
             }
             return (tiles, "\(tiles.count) tiles")
         }

@@ -27,8 +27,14 @@ extension LinkPipeline {
         report.inputs["addresses"] = inputReport(inputs.addressSource, a.crs, a.crsAssumed, accepted: addresses,
                                                  rejected: a.rejects.count, repaired: nil, generated: a.generatedIDs)
         report.territory = inputs.territory?.source
-        return (layers.outsideAddresses + (inputs.addressSource.parquet?.rowsSkippedByBBox ?? 0),
-                layers.outsideBuildings + (inputs.buildingSource.parquet?.rowsSkippedByBBox ?? 0))
+        return Self.outside(inputs, layers)
+    }
+
+    /// What lies outside the territory: dropped by the frame stage, or in row groups its box
+    /// skipped (GeoParquet).
+    static func outside(_ inputs: ReadLayers, _ layers: FramedLayers) -> (addresses: Int, buildings: Int) {
+        (layers.outsideAddresses + (inputs.addressSource.parquet?.rowsSkippedByBBox ?? 0),
+         layers.outsideBuildings + (inputs.buildingSource.parquet?.rowsSkippedByBBox ?? 0))
     }
 
     /// The run the outputs are written from: the links grouped by building (`LinkAssembly`), the
