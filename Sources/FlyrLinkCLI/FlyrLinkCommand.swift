@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlyrLink
+import Foundation
 
 @main
 struct FlyrLinkCommand: ParsableCommand {
@@ -13,6 +14,9 @@ struct FlyrLinkCommand: ParsableCommand {
     /// The heap's policy is the process's, set before anything runs.
     static func main() {
         HeapTrim.keepFreedMemoryForReuse()
+        // A write past a file-size limit (`ulimit -f`) then fails with EFBIG, said in one line with the
+        // staging removed, instead of killing the process where it stands.
+        signal(SIGXFSZ, SIG_IGN)
         // `--version` names the libraries and the link model too (ArgumentParser's version is a
         // fixed string, made for every command: asking GDAL and PROJ then would load them for every run).
         // (`flyr-link run --version` and the like too: ArgumentParser offers --version on every subcommand.)

@@ -27,8 +27,8 @@ struct LinkingOptions: ParsableArguments {
 
     func validate() throws {
         if let units, RunOptions.UnitsMode(rawValue: units) == nil { throw ValidationError("--units must be split or none") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if let maxDistance, !(maxDistance >= 0) { throw ValidationError("--max-distance must be ≥ 0 metres") }
+        if let threads, let why = OptionLimits.countProblem("--threads", threads, maximum: OptionLimits.threads) { throw ValidationError(why) }
+        if let maxDistance, let why = OptionLimits.distanceProblem("--max-distance", maxDistance) { throw ValidationError(why) }
         if let heightUnit, RunOptions.HeightUnit(rawValue: heightUnit) == nil { throw ValidationError("--height-unit must be m or ft") }
         if let parquetReader, RunOptions.ParquetReader(rawValue: parquetReader) == nil {
             throw ValidationError("--parquet-reader must be auto, gdal or flyr")

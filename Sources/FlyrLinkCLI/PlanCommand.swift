@@ -22,12 +22,13 @@ struct PlanCommand: ParsableCommand {
     var out: String
 
     func validate() throws {
-        if let tiles, tiles < 1 { throw ValidationError("--tiles must be at least 1") }
+        if let tiles, let why = OptionLimits.countProblem("--tiles", tiles, maximum: OptionLimits.tiles) { throw ValidationError(why) }
     }
 
     func run() throws {
         do {
             let pipeline = try sources.pipeline(out: out)
+            try WritePath.checkFile(out, role: "--out", inputs: pipeline.options.inputLocations + (shares.map { [$0] } ?? []))
             let count: TileCount = tiles.map { .exact($0) } ?? .perAddresses(100_000)
             let made = try shares.map { try pipeline.plan(tiles: count, shares: $0) } ?? pipeline.plan(tiles: count)
             let plan = try made.write(to: out)

@@ -21,7 +21,7 @@ struct PlanShareCommand: ParsableCommand {
         var shares: String
 
         func validate() throws {
-            if SourceShare(share) == nil { throw ValidationError("--share takes K/N, 0 ≤ K < N") }
+            if SourceShare(share) == nil { throw ValidationError("--share takes K/N, 0 ≤ K < N ≤ \(OptionLimits.shares)") }
         }
 
         var parsed: SourceShare { SourceShare(share)! }
@@ -56,7 +56,7 @@ struct PlanShareCommand: ParsableCommand {
         var shares: String
 
         func validate() throws {
-            if count < 1 { throw ValidationError("--count must be at least 1") }
+            if let why = OptionLimits.countProblem("--count", count, maximum: OptionLimits.shares) { throw ValidationError(why) }
         }
 
         func run() throws {

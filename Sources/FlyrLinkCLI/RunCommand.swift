@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Output layout: dir (GeoJSON and CSV), gpkg (one GeoPackage file), fgb (a directory of FlatGeobuf and CSV) or parquet (a directory of GeoParquet and CSV). Default: gpkg when --out ends in .gpkg, else dir.")
     var format: String?
 
-    @Flag(help: "Replace the --out directory even if flyr-link did not write it (never the current directory, its parents, or one holding an input).")
+    @Flag(help: "Also replace a directory holding only files named as a run names its outputs but not flyr-link's marker, any GeoPackage at a .gpkg --out, and a file at --write-evidence. Nothing else is ever replaced: a directory or file of anything else is refused.")
     var overwrite = false
 
     @Option(help: "Campaign UUID the links belong to (default: a UUIDv5 of the inputs' canonical absolute paths and layers).")

@@ -54,8 +54,8 @@ struct SnapshotBuildCommand: ParsableCommand {
 
 
     func validate() throws {
-        if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
-        if let stickyMargin, !(stickyMargin >= 0) { throw ValidationError("--sticky-margin must be ≥ 0 metres") }
+        if let keep, let why = OptionLimits.countProblem("--keep", keep, maximum: OptionLimits.versionsKept) { throw ValidationError(why) }
+        if let stickyMargin, let why = OptionLimits.distanceProblem("--sticky-margin", stickyMargin) { throw ValidationError(why) }
     }
 
     func run() throws {

@@ -34,7 +34,7 @@ struct TileOptions: ParsableArguments {
 
     func validate() throws {
         if tile < 0 { throw ValidationError("--tile must be ≥ 0") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let threads, let why = OptionLimits.countProblem("--threads", threads, maximum: OptionLimits.threads) { throw ValidationError(why) }
     }
 
     /// The plan's options for this tile's `pass`; the link pass's measures must be the sum of

@@ -20,6 +20,7 @@ struct TileLinkCommand: ParsableCommand {
     func run() throws {
         do {
             let (options, plan) = try tile.options(.link, measures: try TileMeasures.read(measures))
+            try WritePath.checkFile(out, role: "--out", inputs: options.inputLocations + [tile.planPath, measures])
             guard case .decisions(var decisions) = try LinkPipeline(options: options).runTile() else {
                 preconditionFailure("the link pass gives decisions")
             }

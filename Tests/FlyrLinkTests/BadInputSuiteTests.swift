@@ -105,9 +105,40 @@ final class BadInputSuiteTests: XCTestCase {
         Case(name: "campaign not a UUID", args: ok + ["--campaign", "nope"], exit: 1, stderr: "not a UUID"),
         Case(name: "unknown address field", args: ok + ["--address-field", "colour=paint"], exit: 1, stderr: "unknown address field"),
         Case(name: "mapped field missing", args: ok + ["--address-field", "house_number=nope"], exit: 1, stderr: "field 'nope'"),
-        Case(name: "negative max distance", args: ok + ["--max-distance", "-5"], exit: 64, stderr: "--max-distance must be ≥ 0 metres"),
-        Case(name: "zero threads", args: ok + ["--threads", "0"], exit: 64, stderr: "--threads must be at least 1"),
+        Case(name: "negative max distance", args: ok + ["--max-distance", "-5"], exit: 64, stderr: "--max-distance must be a distance from 0 to 10000 metres, not -5.0"),
+        Case(name: "zero threads", args: ok + ["--threads", "0"], exit: 64, stderr: "--threads must be from 1 to 1024, not 0"),
         Case(name: "unknown units mode", args: ok + ["--units", "halves"], exit: 64, stderr: "--units must be split or none"),
+        // Numbers past what a run can use (a cell size that overflows, a thread per address).
+        Case(name: "max distance 1e308", args: ok + ["--max-distance", "1e308"], exit: 64,
+             stderr: "--max-distance must be a distance from 0 to 10000 metres, not 1e+308"),
+        Case(name: "threads 2^63 - 1", args: ok + ["--threads", "9223372036854775807"], exit: 64, stderr: "--threads must be from 1 to 1024"),
+        Case(name: "threads a million", args: ok + ["--threads", "1000000"], exit: 64, stderr: "--threads must be from 1 to 1024, not 1000000"),
+        Case(name: "pipeline max_distance 1e308", files: ["p.toml": .text("buildings = \"b.geojson\"\naddresses = \"a.geojson\"\nmax_distance = 1e308\n")],
+             args: ["p.toml"], exit: 1, stderr: "--max-distance (max_distance) must be a distance from 0 to 10000 metres, not 1e+308"),
+        Case(name: "pipeline threads a million", files: ["p.toml": .text("buildings = \"b.geojson\"\naddresses = \"a.geojson\"\nthreads = 1000000\n")],
+             args: ["p.toml"], exit: 1, stderr: "--threads (threads) must be from 1 to 1024, not 1000000"),
+        // --write-evidence: never over an input, a special file, a user's file, or into the output it replaces.
+        Case(name: "evidence over the addresses input", args: ok + ["--write-evidence", "a.geojson"], exit: 1,
+             stderr: "(--write-evidence): it is the input a.geojson"),
+        Case(name: "evidence over the buildings input, through a pipeline file's directory", files: ["in": .directory],
+             args: ok + ["--write-evidence", "in/../b.geojson"], exit: 1, stderr: "(--write-evidence): it is the input b.geojson"),
+        Case(name: "evidence to a FIFO", files: ["fifo": .fifo], args: ok + ["--write-evidence", "fifo"], exit: 1,
+             stderr: "(--write-evidence): it is a FIFO, not a regular file or directory"),
+        Case(name: "evidence over a user's file", files: ["notes.csv": .text("mine,1\n")], args: ok + ["--write-evidence", "notes.csv"],
+             exit: 1, stderr: "it is a file flyr-link did not write (pass --overwrite to replace it, or give a new path)"),
+        Case(name: "evidence into the output directory", args: ok + ["--write-evidence", "out/evidence.csv"], exit: 1,
+             stderr: "it lies in the --out target out, which the run replaces"),
+        Case(name: "evidence as a directory", files: ["ev": .directory], args: ok + ["--write-evidence", "ev"], exit: 1,
+             stderr: "it is a directory (give a file path)"),
+        // Layers without features: a failed export, not an empty campaign (--allow-empty to mean it).
+        Case(name: "empty GeoJSON addresses", files: ["e.geojson": .text(collection([]))], args: ["--buildings", "b.geojson", "--addresses", "e.geojson"],
+             exit: 1, stderr: "addresses: e.geojson has no features; nothing was written (pass --allow-empty to write an empty campaign)"),
+        Case(name: "empty GeoJSON buildings", files: ["e.geojson": .text(collection([]))], args: ["--buildings", "e.geojson", "--addresses", "a.geojson"],
+             exit: 1, stderr: "buildings: e.geojson has no features"),
+        Case(name: "CSV addresses of a header only", files: ["e.csv": .text("id,house_number,WKT\n")],
+             args: ["--buildings", "b.geojson", "--addresses", "e.csv"], exit: 1, stderr: "addresses: e.csv has no features"),
+        Case(name: "empty addresses from a pipeline file", files: ["e.geojson": .text(collection([])),
+             "p.toml": .text("buildings = \"b.geojson\"\naddresses = \"e.geojson\"\n")], args: ["p.toml"], exit: 1, stderr: "has no features"),
         // Layers of rejects only.
         Case(name: "lines as buildings", files: ["l.geojson": .text(lines)], args: ["--buildings", "l.geojson", "--addresses", "a.geojson"],
              exit: 1, stderr: "buildings: every feature of l.geojson was rejected (3 rejects; most common, 3×: geometry is a LineString"),
@@ -188,6 +219,9 @@ final class BadInputSuiteTests: XCTestCase {
         Case(name: "polygons as addresses with --allow-empty", args: ["--buildings", "b.geojson", "--addresses", "b.geojson", "--allow-empty"],
              exit: 0, addressIDs: ["b1", "b2"], rejects: [("addresses", 1, "polygon")]),
         Case(name: "a max distance of 0 is a value", args: ok + ["--max-distance", "0"], exit: 0, addressIDs: ids),
+        Case(name: "a max distance of 10 km is a value", args: ok + ["--max-distance", "10000"], exit: 0, addressIDs: ids),
+        Case(name: "empty addresses with --allow-empty", files: ["e.geojson": .text(collection([]))],
+             args: ["--buildings", "b.geojson", "--addresses", "e.geojson", "--allow-empty"], exit: 0, addressIDs: []),
     ]
 
     // MARK: running the cases
@@ -199,6 +233,18 @@ final class BadInputSuiteTests: XCTestCase {
     }
 
     func contents(_ dir: URL) throws -> [String: Data] { try OutputFiles.everyFile(dir) }
+
+    /// Every entry of `dir` but the output: a regular file's bytes, or what kind of entry it is
+    /// (a FIFO is never opened: that would block).
+    func inputs(_ dir: URL) throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.path) where name != "out" {
+            var info = stat()
+            XCTAssertEqual(lstat(dir.appendingPathComponent(name).path, &info), 0)
+            out[name] = info.st_mode & S_IFMT == S_IFREG ? try Data(contentsOf: dir.appendingPathComponent(name)) : Data("mode \(info.st_mode)".utf8)
+        }
+        return out
+    }
 
     func write(_ files: [String: Content], in dir: URL) throws {
         for (name, content) in files {
@@ -220,7 +266,9 @@ final class BadInputSuiteTests: XCTestCase {
         let first = try ProcessRunner.flyrLink(["run"] + Self.ok + tail, cwd: dir.path)
         XCTAssertEqual(first.status, 0, "\(c.name): the previous run: \(first.stderr)")
         let before = try contents(out)
+        let inputsBefore = try inputs(dir)
         let r = try ProcessRunner.flyrLink(["run"] + c.args + tail, cwd: dir.path)
+        XCTAssertEqual(try inputs(dir), inputsBefore, "\(c.name): the user's files must be untouched")
         XCTAssertEqual(r.status, c.exit, "\(c.name): stderr: \(r.stderr)")
         if let secret = c.secret {
             XCTAssertFalse(r.stderr.contains(secret) || r.stdout.contains(secret), "\(c.name): password printed: \(r.stderr)")

@@ -88,10 +88,14 @@ final class OutputFormatTests: XCTestCase {
         let theirs = tmp.appendingPathComponent("theirs.gpkg").path
         try ProcessRunner.ogr2ogr(["-f", "GPKG", theirs, TestPaths.rowsBuildings])
         let theirBytes = try Data(contentsOf: URL(fileURLWithPath: theirs))
-        for path in [notes, theirs] {
-            let r = try attempt(path)
+        let theirsRefused = try attempt(theirs)
+        XCTAssertEqual(theirsRefused.status, 1)
+        XCTAssertEqual(theirsRefused.stderr, "flyr-link: error: refusing to replace \(theirs): it is a GeoPackage flyr-link did not write (pass --overwrite to replace a GeoPackage)\n")
+        // A file that is no GeoPackage: never, not even with --overwrite.
+        for extra in [[], ["--overwrite"]] {
+            let r = try attempt(notes, extra)
             XCTAssertEqual(r.status, 1)
-            XCTAssertEqual(r.stderr, "flyr-link: error: refusing to replace \(path): it is not a GeoPackage written by flyr-link (pass --overwrite to replace it)\n")
+            XCTAssertEqual(r.stderr, "flyr-link: error: refusing to replace \(notes): it is not a GeoPackage (choose another path; a file that is not an output is never replaced)\n")
         }
         XCTAssertEqual(try String(contentsOfFile: notes, encoding: .utf8), "my notes\n")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: theirs)), theirBytes)
@@ -108,7 +112,7 @@ final class OutputFormatTests: XCTestCase {
         try ProcessRunner.ogr2ogr(["-f", "GPKG", input, TestPaths.rowsBuildings])
         let i = try ProcessRunner.flyrLink(["run", "--buildings", input, "--addresses", TestPaths.rowsAddresses, "--out", input, "--overwrite", "--quiet"])
         XCTAssertEqual(i.status, 1)
-        XCTAssertTrue(i.stderr.contains("it is an input"), i.stderr)
+        XCTAssertTrue(i.stderr.contains("it is the input \(input)"), i.stderr)
         // --overwrite replaces the user's GeoPackage.
         XCTAssertEqual(try attempt(theirs, ["--overwrite"]).status, 0)
         XCTAssertTrue(try ProcessRunner.run("/usr/bin/ogrinfo", ["-ro", "-so", theirs]).stdout.contains("flyr_link_output"))

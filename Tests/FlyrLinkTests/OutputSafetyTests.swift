@@ -40,7 +40,8 @@ final class OutputSafetyTests: XCTestCase {
         let before = try contents(mine)
         let r = try ProcessRunner.flyrLink(runArguments(out: mine.path))
         XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.stderr, "flyr-link: error: refusing to replace \(mine.path): it is not empty and was not written by flyr-link (pass --overwrite to replace it)\n")
+        XCTAssertEqual(r.stderr, "flyr-link: error: refusing to replace \(mine.path): it holds notes, which flyr-link does not write "
+                       + "(choose an empty or new directory; a directory of other files is never replaced)\n")
         XCTAssertEqual(try contents(mine), before)
         XCTAssertEqual(try hiddenEntries(dir), [], "refused before anything was staged")
     }
@@ -71,18 +72,21 @@ final class OutputSafetyTests: XCTestCase {
         for extra in [[], ["--overwrite"]] {
             let r = try ProcessRunner.flyrLink(["run", "--buildings", buildings, "--addresses", addresses, "--out", inputs.path, "--quiet"] + extra)
             XCTAssertEqual(r.status, 1)
-            XCTAssertTrue(r.stderr.contains("refusing to replace \(inputs.path): it holds the input"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("refusing to replace \(inputs.path) (--out): it holds the input"), r.stderr)
             XCTAssertEqual(try contents(inputs), before)
         }
     }
 
-    func testOverwriteReplacesADirectoryFlyrLinkDidNotWrite() throws {
+    func testOverwriteNeverReplacesADirectoryOfTheUsersFiles() throws {
         let dir = TestPaths.temporaryDirectory(self)
         let mine = dir.appendingPathComponent("mine")
         try userDirectory(mine)
+        let before = try contents(mine)
         let r = try ProcessRunner.flyrLink(runArguments(out: mine.path, ["--overwrite"]))
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: mine.path)), Set(RunWriter.files + [OutputMarker.name]))
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("refusing to replace \(mine.path): it holds notes, which flyr-link does not write"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("--overwrite"), "the refusal does not suggest a flag that would not help: \(r.stderr)")
+        XCTAssertEqual(try contents(mine), before)
         XCTAssertEqual(try hiddenEntries(dir), [])
     }
 
@@ -94,21 +98,27 @@ final class OutputSafetyTests: XCTestCase {
         let second = try ProcessRunner.flyrLink(runArguments(out: out.path))
         XCTAssertEqual(second.status, 0, second.stderr)
 
-        // As versions before the marker wrote it: flyr-link's files only, report.json among them.
+        // Without the marker (a look-alike): output names only, replaced only with --overwrite.
         try FileManager.default.removeItem(at: out.appendingPathComponent(OutputMarker.name))
         try FileManager.default.removeItem(at: out.appendingPathComponent("units.geojson"))
-        let legacy = try ProcessRunner.flyrLink(runArguments(out: out.path))
-        XCTAssertEqual(legacy.status, 0, legacy.stderr)
+        let lookAlike = try contents(out)
+        let unmarked = try ProcessRunner.flyrLink(runArguments(out: out.path))
+        XCTAssertEqual(unmarked.status, 1)
+        XCTAssertTrue(unmarked.stderr.contains("has no .flyr-link-output marker (pass --overwrite if flyr-link wrote it)"), unmarked.stderr)
+        XCTAssertEqual(try contents(out), lookAlike)
+        let overwritten = try ProcessRunner.flyrLink(runArguments(out: out.path, ["--overwrite"]))
+        XCTAssertEqual(overwritten.status, 0, overwritten.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent(OutputMarker.name).path))
 
-        // The same with a file of the user's among them is not flyr-link's to replace.
-        try FileManager.default.removeItem(at: out.appendingPathComponent(OutputMarker.name))
+        // Marked, with a file of the user's among them: not flyr-link's to replace, whatever the flags.
         try Data("mine\n".utf8).write(to: out.appendingPathComponent("notes.txt"))
         let before = try contents(out)
-        let refused = try ProcessRunner.flyrLink(runArguments(out: out.path))
-        XCTAssertEqual(refused.status, 1)
-        XCTAssertTrue(refused.stderr.contains("was not written by flyr-link"), refused.stderr)
-        XCTAssertEqual(try contents(out), before)
+        for extra in [[], ["--overwrite"]] {
+            let refused = try ProcessRunner.flyrLink(runArguments(out: out.path, extra))
+            XCTAssertEqual(refused.status, 1)
+            XCTAssertTrue(refused.stderr.contains("it holds notes.txt, which flyr-link does not write"), refused.stderr)
+            XCTAssertEqual(try contents(out), before)
+        }
     }
 
     func testStaleTemporarySiblingsAreRemovedAndLiveOnesKept() throws {

@@ -17,7 +17,7 @@ public struct SourceShare: Sendable, Codable, Equatable, CustomStringConvertible
     /// "K/N", as the command line takes it.
     public init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 0, k < n else { return nil }
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= OptionLimits.shares, k >= 0, k < n else { return nil }
         self.init(index: k, count: n)
     }
 

@@ -8,8 +8,13 @@ import Foundation
 /// exactly the numbers the run computes. Streamed to a temporary sibling, then renamed (at 1M
 /// addresses the file is a few gigabytes).
 enum EvidenceExport {
+    static let headerStart = "address_id,building_id,"
+    static let headerEnd = ",first_probability,probability"
+
     static func write(_ evidence: LinkEvidence, model: LinkModel, addressIDs: [String], buildingIDs: [String], to path: String,
                       pool: WorkerPool) throws(OutputError) {
+        // Through a symbolic link, the file it names is replaced, not the link.
+        let path = WritePath.realPath(path) ?? path
         let temporary = path + ".tmp-\(getpid())"
         let model = model.fixing(runOf: evidence)
         // Written for a one-stage model too (what a second stage fitted on this evidence will read);

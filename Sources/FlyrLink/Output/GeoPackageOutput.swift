@@ -49,4 +49,15 @@ enum GeoPackageOutput {
               let dataset = try? GDALVectorDataset(path: path), dataset.driverName == "GPKG" else { return false }
         return dataset.layerNames.contains(markerTable)
     }
+
+    /// Whether `path` is a GeoPackage of anyone's: an SQLite file whose application id is GeoPackage's
+    /// (`GPKG`, or `GP10`/`GP11` of GeoPackage 1.0 and 1.1).
+    static func isGeoPackage(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 72), header.count == 72,
+              header.prefix(16) == Data("SQLite format 3\u{0}".utf8) else { return false }
+        let id = String(decoding: header[68..<72], as: UTF8.self)
+        return ["GPKG", "GP10", "GP11"].contains(id)
+    }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// An output directory written as a whole or not at all: files go to a hidden temporary sibling,
 /// which then replaces the target in one atomic step (renameat2 RENAME_EXCHANGE on Linux), so a
 /// failed or killed run leaves the previous output untouched and never half-written. Only a
-/// directory flyr-link wrote (or an empty one, or with `--overwrite`) is replaced: see `OutputTarget`.
+/// directory flyr-link wrote (or an empty one) is replaced: see `OutputTarget`.
 /// A killed run's temporary siblings are removed by the next run (`StagingLeftovers`).
 final class OutputDirectory {
     let target: URL
@@ -19,8 +19,8 @@ final class OutputDirectory {
     /// the run's input locations, never to be replaced.
     /// `format`: `.gpkg` stages the files that one GeoPackage is made of, and `commitFile` puts it in place.
     init(path: String, overwrite: Bool = false, inputs: [String] = [], format: OutputFormat = .dir) throws(OutputError) {
-        try OutputTarget.check(path: path, overwrite: overwrite, inputs: inputs, format: format)
-        target = URL(fileURLWithPath: path).standardizedFileURL
+        // Through a symbolic link, the directory it names is replaced, not the link.
+        target = try OutputTarget.check(path: path, overwrite: overwrite, inputs: inputs, format: format)
         let parent = target.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -86,9 +86,22 @@ final class OutputDirectory {
             return old
         }
         if let previous {
-            try? FileManager.default.removeItem(at: previous)
+            do {
+                try FileManager.default.removeItem(at: previous)
+            } catch {
+                let why = (error as NSError).localizedFailureReason ?? error.localizedDescription
+                FileHandle.standardError.write(Data(("flyr-link: warning: the new output is in place, but the previous one, now at \(previous.path), "
+                    + "could not be removed (\(why)): remove it by hand\n").utf8))
+            }
             ActiveStaging.remove(previous.path)
         }
+    }
+
+    /// `error` with the staging directory's paths named by the target's (the staging is removed
+    /// with the failure), saying the previous output was kept.
+    func namingTarget(_ error: any Error) -> OutputError {
+        let text = String(describing: error).replacingOccurrences(of: staging.path + "/", with: "")
+        return OutputError("\(text); nothing was replaced at \(target.path)")
     }
 
     /// Puts the staged file `name` in place of the target (a file: a GeoPackage), by rename(2),

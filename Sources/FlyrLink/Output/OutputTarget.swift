@@ -1,78 +1,74 @@
 import Foundation
 
-/// Whether a run may replace its `--out` directory. Replacing is deleting: the directory's old
-/// contents are gone once the new output is swapped in, so only what flyr-link itself wrote may be
-/// replaced unless the user says otherwise.
+/// Whether a run may replace its `--out` target. Replacing is deleting, so only what flyr-link
+/// wrote is replaced: a user's file is never lost to a run, whatever its flags.
 ///
-/// Replaceable: a path that does not exist, an empty directory, a directory holding the marker
-/// (`OutputMarker`), or — output of versions before the marker — a directory whose entries are all
-/// among `RunWriter.files` and include report.json. `overwrite` (`--overwrite`) replaces anything
-/// else too, except the current directory or one of its parents, and a directory holding an input:
-/// those are never what the user meant.
+/// Replaced: a missing path; an empty directory or file; a directory holding the marker
+/// (`OutputMarker`) and nothing but regular files a run writes; a GeoPackage flyr-link wrote.
+/// With `--overwrite` also: a directory of regular files a run writes without the marker (a
+/// look-alike), and any GeoPackage at a `.gpkg` target. Nothing else, ever; in particular never
+/// the current directory, one of its parents, or one holding an input (`WritePath`).
 public enum OutputTarget {
-    /// The check for a run's options; nothing to check for a PostgreSQL target.
+    /// The check for a run's options, before anything is read: its `--out`, and its `--write-evidence`
+    /// file (`EvidenceTarget`). Nothing to check for a PostgreSQL target.
     public static func check(_ options: RunOptions) throws(OutputError) {
-        guard PostgresTarget.conninfo(from: options.outputDirectory) == nil else { return }
-        try check(path: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputLocations, format: options.format)
+        if PostgresTarget.conninfo(from: options.outputDirectory) == nil {
+            _ = try check(path: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputLocations, format: options.format)
+        }
+        if let evidence = options.evidencePath {
+            try EvidenceTarget.check(evidence, overwrite: options.overwrite, inputs: options.inputLocations,
+                                     output: PostgresTarget.conninfo(from: options.outputDirectory) == nil ? options.outputDirectory : nil)
+        }
     }
 
-    static func check(path: String, overwrite: Bool, inputs: [String], format: OutputFormat = .dir) throws(OutputError) {
-        let target = URL(fileURLWithPath: path).standardizedFileURL
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isDir) else { return }
-        if format == .gpkg { return try checkFile(target, isDirectory: isDir.boolValue, overwrite: overwrite, inputs: inputs) }
-        guard isDir.boolValue else { throw OutputError("output \(target.path) exists and is not a directory") }
+    /// The names a run writes in an output directory, in any format.
+    static let ownNames: Set<String> = {
+        let layers = ["addresses", "buildings", "units", "features"]
+        return Set(RunWriter.files + layers.map { "\($0).fgb" } + layers.map { "\($0).parquet" } + [OutputMarker.name])
+    }()
 
-        // Compared as real paths: `.`, `..`, symbolic links and relative inputs all name the same place.
-        guard let real = realPath(target.path) else { return }
-        func refuse(_ why: String) -> OutputError { OutputError("refusing to replace \(target.path): \(why)") }
-        if let cwd = realPath("."), isSameOrInside(cwd, real) {
-            throw refuse("it is the current directory or one of its parents (never replaced, not even with --overwrite)")
-        }
-        for input in inputs {
-            if let file = realPath(input), isSameOrInside(file, real) {
-                throw refuse("it holds the input \(input) (never replaced, not even with --overwrite)")
+    /// The target's path with symbolic links followed (what the run replaces), or refuses it.
+    @discardableResult
+    static func check(path: String, overwrite: Bool, inputs: [String], format: OutputFormat = .dir) throws(OutputError) -> URL {
+        let found = try WritePath.resolve(path, role: "--out", inputs: inputs)
+        guard let kind = found.kind else { return found.url }
+        let shown = found.url.path
+        func refuse(_ why: String) -> OutputError { OutputError("refusing to replace \(shown): \(why)") }
+        if format == .gpkg {
+            guard kind == .file else { throw refuse("it is a directory, and a GeoPackage output is one file (choose a file path)") }
+            if WritePath.isEmptyFile(shown) || GeoPackageOutput.isOwn(shown) { return found.url }
+            if overwrite && GeoPackageOutput.isGeoPackage(shown) { return found.url }
+            if GeoPackageOutput.isGeoPackage(shown) {
+                throw refuse("it is a GeoPackage flyr-link did not write (pass --overwrite to replace a GeoPackage)")
             }
+            throw refuse("it is not a GeoPackage (choose another path; a file that is not an output is never replaced)")
         }
-        if overwrite { return }
-
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: target.path)) ?? []
-        if entries.isEmpty || entries.contains(OutputMarker.name) { return }
-        // Written before the marker existed: nothing but flyr-link's own files, report.json among them.
-        if entries.contains("report.json"), Set(entries).isSubset(of: RunWriter.files) { return }
-        throw refuse("it is not empty and was not written by flyr-link (pass --overwrite to replace it)")
-    }
-
-    /// A GeoPackage target: replaceable when it is an empty file or a GeoPackage flyr-link wrote
-    /// (`GeoPackageOutput.isOwn`), or anything but a directory or an input with `--overwrite`.
-    private static func checkFile(_ target: URL, isDirectory: Bool, overwrite: Bool, inputs: [String]) throws(OutputError) {
-        func refuse(_ why: String) -> OutputError { OutputError("refusing to replace \(target.path): \(why)") }
-        if isDirectory { throw refuse("it is a directory, and a GeoPackage output is one file (never replaced, not even with --overwrite)") }
-        if let real = realPath(target.path), inputs.contains(where: { realPath($0) == real }) {
-            throw refuse("it is an input (never replaced, not even with --overwrite)")
+        guard kind == .directory else {
+            if WritePath.isEmptyFile(shown) { return found.url }
+            throw refuse("it is a file, not a directory (choose another path; a file that is not an output is never replaced)")
         }
-        if overwrite { return }
-        let size = (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? Int) ?? nil
-        if size == 0 || GeoPackageOutput.isOwn(target.path) { return }
-        throw refuse("it is not a GeoPackage written by flyr-link (pass --overwrite to replace it)")
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let p = realpath(path, nil) else { return nil }
-        defer { free(p) }
-        return String(cString: p)
-    }
-
-    /// Whether `path` is `dir` or lies inside it (both real paths).
-    static func isSameOrInside(_ path: String, _ dir: String) -> Bool {
-        path == dir || path.hasPrefix(dir == "/" ? "/" : dir + "/")
+        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: shown)) ?? []).sorted()
+        if entries.isEmpty { return found.url }
+        if let foreign = entries.first(where: { !ownNames.contains($0) || !WritePath.isRegularFile(shown + "/" + $0) }) {
+            throw refuse("it holds \(foreign), which flyr-link does not write (choose an empty or new directory; a directory of other files is never replaced)")
+        }
+        guard entries.contains(OutputMarker.name) || overwrite else {
+            throw refuse("its files are named like flyr-link's outputs but it has no \(OutputMarker.name) marker "
+                + "(pass --overwrite if flyr-link wrote it)")
+        }
+        // Its files could not be removed once the new output is in place: they would stay behind, hidden.
+        guard access(shown, W_OK | X_OK) == 0 else {
+            throw refuse("its files cannot be removed (\(String(cString: strerror(errno)))); make it writable (chmod u+w) or choose another --out")
+        }
+        return found.url
     }
 }
 
 extension RunOptions {
     /// The file locations the run reads (a location that is not a path matches no directory),
     /// and a distributed run's decisions.
-    var inputLocations: [String] {
+    public var inputLocations: [String] {
         [buildings.location, addresses.location] + (territory.map { [$0.location] } ?? []) + (decisionsDirectory.map { [$0] } ?? [])
+            + (linkModelPath.map { [$0] } ?? [])
     }
 }

@@ -19,25 +19,29 @@ public enum RunWriter {
         let format = run.options.format
         let dir = try OutputDirectory(path: run.options.outputDirectory, overwrite: run.options.overwrite,
                                       inputs: run.options.inputLocations, format: format)
-        // Every format starts as the directory's files: the others are converted from them
-        // (GDAL reads them back), so they hold the same values.
-        try writeLinks(run, to: dir.path("links.csv"))
-        try writeRejects(run.rejects, to: dir.path("rejects.csv"))
-        if run.options.only == .all {
-            try writeAddresses(run, to: dir.path("addresses.geojson"))
-            try FootprintOutputs.write(run, buildings: dir.path("buildings.geojson"), units: dir.path("units.geojson"),
-                                       features: dir.path("features.geojson"))
-        }
-        try writeReport(run.report, to: dir.path("report.json"))
-        // Inside the staging directory: the page is swapped into place with the files it shows
-        // (a directory format's; a GeoPackage is one file, without the page).
-        if run.options.writeHTML, format != .gpkg { try ReportFile.write(run, to: dir.path(ReportFile.name), observer: observer) }
-        let all = run.options.only == .all
-        switch format {
-        case .dir: break
-        case .fgb: if all { try FlatGeobufOutput.convert(dir, threads: run.options.threads) }
-        case .parquet: if all { try GeoParquetOutput.convert(dir, threads: run.options.threads) }
-        case .gpkg: try GeoPackageOutput.write(only: run.options.only, staged: dir, to: dir.path(geoPackageName))
+        do {
+            // Every format starts as the directory's files: the others are converted from them
+            // (GDAL reads them back), so they hold the same values.
+            try writeLinks(run, to: dir.path("links.csv"))
+            try writeRejects(run.rejects, to: dir.path("rejects.csv"))
+            if run.options.only == .all {
+                try writeAddresses(run, to: dir.path("addresses.geojson"))
+                try FootprintOutputs.write(run, buildings: dir.path("buildings.geojson"), units: dir.path("units.geojson"),
+                                           features: dir.path("features.geojson"))
+            }
+            try writeReport(run.report, to: dir.path("report.json"))
+            // Inside the staging directory: the page is swapped into place with the files it shows
+            // (a directory format's; a GeoPackage is one file, without the page).
+            if run.options.writeHTML, format != .gpkg { try ReportFile.write(run, to: dir.path(ReportFile.name), observer: observer) }
+            let all = run.options.only == .all
+            switch format {
+            case .dir: break
+            case .fgb: if all { try FlatGeobufOutput.convert(dir, threads: run.options.threads) }
+            case .parquet: if all { try GeoParquetOutput.convert(dir, threads: run.options.threads) }
+            case .gpkg: try GeoPackageOutput.write(only: run.options.only, staged: dir, to: dir.path(geoPackageName))
+            }
+        } catch {
+            throw dir.namingTarget(error)
         }
         TestPause.point("staged")
         if format == .gpkg { try dir.commitFile(geoPackageName) } else { try dir.commit() }

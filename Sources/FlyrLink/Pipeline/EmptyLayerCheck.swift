@@ -1,8 +1,7 @@
-/// A run in which every feature of a layer was rejected (lines or points given as buildings,
-/// polygons as addresses, one file given for both roles) is almost always a mistake: it fails
-/// before anything is written, so the previous output stays, unless the user asked for an empty
-/// campaign (`--allow-empty`, pipeline key `allow_empty`). Called by `RunWriter.write` and the
-/// snapshotter once the rejects are known.
+/// A run in which a layer has no features, or every feature was rejected (lines or points given as
+/// buildings, polygons as addresses, one file given for both roles), is almost always a mistake (a
+/// failed export, a wrong layer): it fails before anything is written, so the previous output or
+/// campaign stays, unless the user asked for an empty campaign (`--allow-empty`, `allow_empty`).
 public enum EmptyLayerCheck {
     public static func check(_ run: LinkRun) throws(InputError) {
         try check(run.options, buildings: run.buildings.count, addresses: run.addresses.count, counts: run.report.counts, rejects: run.rejects)
@@ -16,7 +15,10 @@ public enum EmptyLayerCheck {
         for (layer, spec, accepted, outside) in layers {
             let rejects = rejects.filter { $0.layer == layer }
             // Features outside the territory are not rejects: a layer with some is judged by the territory.
-            guard accepted == 0, outside == 0, !rejects.isEmpty else { continue }
+            guard accepted == 0, outside == 0 else { continue }
+            guard !rejects.isEmpty else {
+                throw InputError("\(layer): \(spec.description) has no features; nothing was written (pass --allow-empty to write an empty campaign)")
+            }
             let byReason = Dictionary(grouping: rejects, by: \.reason).map { ($0.key, $0.value.count) }
             let (reason, count) = byReason.max { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 > $1.0) }!
             throw InputError("\(layer): every feature of \(spec.description) was rejected (\(rejects.count) rejects; "

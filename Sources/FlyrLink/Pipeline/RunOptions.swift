@@ -35,7 +35,7 @@ public struct RunOptions: Sendable, Codable {
     public var outputDirectory: String
     /// How the outputs are laid out (`--format`; by default from `outputDirectory`'s extension).
     public var format: OutputFormat = .dir
-    /// Replace `outputDirectory` even when flyr-link did not write it (`--overwrite`; see `OutputTarget`).
+    /// Replace a look-alike of an output, any GeoPackage, or an evidence file of the user's (`--overwrite`; see `OutputTarget`).
     public var overwrite = false
     /// Write the output even when every feature of a layer was rejected (`--allow-empty`; see `EmptyLayerCheck`).
     public var allowEmpty = false
@@ -91,12 +91,12 @@ public struct RunOptions: Sendable, Codable {
 
     public func validate() throws(InputError) {
         if let c = campaignID, !UUIDv5.isValid(c) { throw InputError("--campaign '\(c)' is not a UUID") }
-        guard link.maxDistance.isFinite, link.maxDistance >= 0 else { throw InputError("--max-distance must be a distance in metres ≥ 0") }
-        guard link.stickyMargin.isFinite, link.stickyMargin >= 0 else { throw InputError("--sticky-margin must be a distance in metres ≥ 0") }
+        if let why = OptionLimits.distanceProblem("--max-distance (max_distance)", link.maxDistance) { throw InputError(why) }
+        if let why = OptionLimits.distanceProblem("--sticky-margin (sticky_margin)", link.stickyMargin) { throw InputError(why) }
         if format != .dir, PostgresTarget.conninfo(from: outputDirectory) != nil {
             throw InputError("--format \(format.rawValue) writes files; --out names a PostgreSQL database (drop --format, or give a path)")
         }
-        guard threads >= 1 else { throw InputError("--threads must be at least 1") }
+        if let why = OptionLimits.countProblem("--threads (threads)", threads, maximum: OptionLimits.threads) { throw InputError(why) }
         try fields.validate()
     }
 }

@@ -61,9 +61,10 @@ public enum Snapshotter {
         var options = try settings.options()
         options.link.stickyMargin = request.stickyMargin
         try options.validate()
-        if let keep = request.keep, keep < 1 { throw InputError("--keep must be at least 1") }
+        if let keep = request.keep, let why = OptionLimits.countProblem("--keep (keep)", keep, maximum: OptionLimits.versionsKept) { throw InputError(why) }
         let territory = try Territory.read(options.territory!)
-        let root = URL(fileURLWithPath: request.root).standardizedFileURL
+        let inputs = options.inputLocations + (request.roads.map { [$0.location] } ?? [])
+        let root = try WritePath.resolve(request.root, role: "--root", inputs: inputs).url
         let createdRoot = try checkWritable(root)
 
         let fingerprint = Fingerprint(options: options, roads: request.roads, territory: territory)
