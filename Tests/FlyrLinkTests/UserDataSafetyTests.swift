@@ -247,6 +247,24 @@ final class UserDataSafetyTests: XCTestCase {
         XCTAssertEqual(try versions(), before)
     }
 
+    func testASnapshotRootNeverHoldsAnInputOrIsASpecialFile() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let fixture = SnapshotFixture(dir: dir)
+        try fixture.write()
+        let fifo = dir.appendingPathComponent("fifo")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        let before = try tree(dir)
+        func snapshot(root: String) throws -> ProcessResult {
+            var arguments = fixture.arguments
+            arguments[arguments.count - 1] = root
+            return try ProcessRunner.flyrLink(arguments + ["--quiet"])
+        }
+        assertRefused(try snapshot(root: dir.path), "refusing to write in \(dir.path) (--root): it holds the input")
+        assertRefused(try snapshot(root: fixture.addresses), "(--root): it is the input")
+        assertRefused(try snapshot(root: fifo.path), "(--root): it is a FIFO")
+        XCTAssertEqual(try tree(dir), before)
+    }
+
     // MARK: a file-size limit (item 8)
 
     func testAWritePastAFileSizeLimitIsOneLineInEveryFormat() throws {

@@ -26,7 +26,7 @@ public enum WritePath {
         let given = URL(fileURLWithPath: path).standardizedFileURL
         var info = stat()
         if lstat(given.path, &info) != 0 {
-            guard errno == ENOENT else { throw OutputError("cannot use \(given.path) as \(role): \(String(cString: strerror(errno)))") }
+            guard errno == ENOENT || errno == ENOTDIR else { throw OutputError("cannot use \(given.path) as \(role): \(String(cString: strerror(errno)))") }
             try refuseMissingParent(given, role: role)
             return Found(url: given, kind: nil)
         }
@@ -48,13 +48,15 @@ public enum WritePath {
             throw OutputError("refusing to write \(given.path) (\(role)): it is \(specialKind(info.st_mode)), not a regular file or directory")
         }
         let real = realPath(url.path) ?? url.path
-        if let cwd = realPath("."), isSameOrInside(cwd, real) {
-            throw OutputError("refusing to replace \(given.path) (\(role)): it is the current directory or one of its parents")
+        // A snapshot's root is written in, not replaced.
+        let refusing = role == "--root" ? "refusing to write in" : "refusing to replace"
+        if role != "--root", let cwd = realPath("."), isSameOrInside(cwd, real) {
+            throw OutputError("\(refusing) \(given.path) (\(role)): it is the current directory or one of its parents")
         }
         for input in inputs {
             guard let file = realPath(input), isSameOrInside(file, real) else { continue }
             let what = file == real ? "it is the input \(input)" : "it holds the input \(input)"
-            throw OutputError("refusing to replace \(given.path) (\(role)): \(what)")
+            throw OutputError("\(refusing) \(given.path) (\(role)): \(what)")
         }
         return Found(url: URL(fileURLWithPath: real), kind: kind)
     }
