@@ -49,7 +49,9 @@ enum CandidateFeatures {
         var unclaimed: UInt8 = 0
         for (k, o) in list.enumerated() {
             largest = max(largest, Double(e.candidates.area(o)))
-            if !e.accessory[Int(o.building)], e.claimants[Int(o.building)].allSatisfy({ Int($0) == a }) { unclaimed |= 1 << k }
+            // (Claimants are distinct addresses: none but `a` is at most one, `a`.)
+            let claimants = e.claimants[Int(o.building)]
+            if !e.accessory[Int(o.building)], claimants.isEmpty || (claimants.count == 1 && Int(claimants.first!) == a) { unclaimed |= 1 << k }
         }
         let own = e.candidates.entries(of: a)
         for rank in 0..<list.count {
@@ -73,46 +75,10 @@ enum CandidateFeatures {
                 unclaimedAlternative = min(unclaimedAlternative, Double(o.distance) - d)
             }
         }
-        // The building's claimants other than this address.
-        var claimants = 0.0, inside = 0, closer = 0, nearestClaimant = farAway
-        var sameHouse = 0.0, gap = noGap, otherStreet = 0.0
-        let key = e.houseKeys[a], street = e.streets[a], number = e.numbers[a]
-        for o32 in e.claimants[b] {
-            let o = Int(o32)
-            guard o != a, let first = e.candidates.first(of: o) else { continue }
-            let od = Double(first.distance)
-            claimants += 1
-            inside += first.covers ? 1 : 0  // counted with no branch, as the seers below
-            closer += od < d ? 1 : 0
-            nearestClaimant = min(nearestClaimant, od)
-            if let key, e.houseKeys[o] == key { sameHouse = 1 }
-            if street != 0, e.streets[o] != 0 {
-                if e.streets[o] == street {
-                    if number >= 0, e.numbers[o] >= 0 { gap = min(gap, Double(abs(number - e.numbers[o]))) }
-                } else {
-                    otherStreet += 1
-                }
-            }
-        }
-        // Every other address that has the building among its candidates, whichever rank. With
-        // no branch on what is read (this address's own entry counts as infinitely far, which
-        // changes neither the minimum nor the count): whether a seer (a claimant) is closer is a
-        // coin toss to the processor; counted without a branch, these took a sixth off this
-        // function's time at 1M.
-        // The same of the building's centroid: which of them stands nearest its middle.
         let dc = Double(e.candidates.centroidDistance(ofEntry: own.lowerBound + rank))
-        // (A centroid can lie more than `farAway` from every seer, a long building's: the nearest
-        // other is taken as it is, and `farAway` stands in only when there is none.)
-        var nearestOther = farAway, othersCloser = 0, nearestToCentroid = Double.infinity, closerToCentroid = 0
-        for entry in e.seers[b] {
-            let mine = own.contains(Int(entry))
-            let od = mine ? .infinity : Double(e.candidates.entry(Int(entry)).distance)
-            let oc = mine ? .infinity : Double(e.candidates.centroidDistance(ofEntry: Int(entry)))
-            nearestOther = min(nearestOther, od)
-            othersCloser += od < d ? 1 : 0
-            nearestToCentroid = min(nearestToCentroid, oc)
-            closerToCentroid += oc < dc ? 1 : 0
-        }
+        let number = e.numbers[a]
+        let others = e.crowded[building: b].map { OtherAddresses(crowd: $0, address: a, rank: rank, candidate: c, centroidDistance: dc, evidence: e) }
+            ?? OtherAddresses(looping: b, address: a, candidate: c, centroidDistance: dc, own: own, evidence: e)
         let toNearestPoint = (dx: c.dx, dy: c.dy)  // widened once, not at each of the four uses
         let side = e.sides.agreement(of: a, offset: toNearestPoint)
         let placement = e.sides.alongAndAcross(of: a, offset: toNearestPoint)
@@ -127,19 +93,19 @@ enum CandidateFeatures {
         x[offset + 7] = Double(list.count)
         x[offset + 8] = e.accessory[b] ? 1 : 0
         x[offset + 9] = c.atCorner ? 1 : 0
-        x[offset + 10] = min(claimants, 50)
-        x[offset + 11] = Double(min(inside, 50))
-        x[offset + 12] = nearestClaimant
-        x[offset + 13] = d - nearestClaimant
-        x[offset + 14] = Double(min(closer, 50))
-        x[offset + 15] = sameHouse
-        x[offset + 16] = gap
-        x[offset + 17] = min(otherStreet, 50)
+        x[offset + 10] = min(others.claimants, 50)
+        x[offset + 11] = Double(min(others.inside, 50))
+        x[offset + 12] = others.nearestClaimant
+        x[offset + 13] = d - others.nearestClaimant
+        x[offset + 14] = Double(min(others.closer, 50))
+        x[offset + 15] = others.sameHouse
+        x[offset + 16] = others.gap
+        x[offset + 17] = min(others.otherStreet, 50)
         x[offset + 18] = Double(largerCloser)
         x[offset + 19] = e.shareInside
         x[offset + 20] = e.medianNearest
-        x[offset + 21] = nearestOther
-        x[offset + 22] = Double(min(othersCloser, 50))
+        x[offset + 21] = others.nearestOther
+        x[offset + 22] = Double(min(others.othersCloser, 50))
         x[offset + 23] = side.same
         x[offset + 24] = side.other
         x[offset + 25] = placement.along
@@ -151,8 +117,8 @@ enum CandidateFeatures {
         x[offset + 30] = convention.street
         x[offset + 31] = unclaimedAlternative
         x[offset + 32] = dc
-        x[offset + 33] = Double(min(closerToCentroid, 50))
-        x[offset + 34] = dc - (nearestToCentroid.isFinite ? nearestToCentroid : farAway)
+        x[offset + 33] = Double(min(others.closerToCentroid, 50))
+        x[offset + 34] = dc - (others.nearestToCentroid.isFinite ? others.nearestToCentroid : farAway)
     }
 }
 
@@ -172,6 +138,8 @@ struct LinkEvidence: Sendable {
     /// The candidates whose building is b, as entries of `candidates` (an entry, not the address
     /// and rank: a feature reads its distance with one load, not two).
     let seers: IndexGroups
+    /// The buildings many addresses see, their seers and claimants sorted once.
+    let crowded: CrowdedBuildings
     let sides: StreetSides
     let reach: Double
     /// The share of addresses inside a footprint, and the median distance from an address to its
@@ -208,5 +176,6 @@ struct LinkEvidence: Sendable {
         measuresPart = part
         claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
         seers = IndexGroups(count: candidates.entryCount, keyCount: accessory.count) { Int(candidates.entry($0).building) }
+        crowded = CrowdedBuildings(candidates: candidates, claimants: claimants, seers: seers, houseKeys: houseKeys, streets: streets, numbers: numbers)
     }
 }

@@ -34,11 +34,16 @@ struct StreetSides: Sendable {
         let grid = BoxGrid(count: points.count, cellSize: 2 * Self.radius, pool: pool) { i in
             BBox(minX: points[i].x, minY: points[i].y, maxX: points[i].x, maxY: points[i].y)
         }
+        // An address's sides depend on its point, street and number only: the units of a complex
+        // at one point are found once, not each searching all the others (k² for k units).
+        let twin = Self.firstTwins(points: points, streets: streets, numbers: numbers)
         var side = pool.map(points.count, chunkSize: 4096, workerState: { [Int]() }) { _, near, a -> Side in
+            guard twin[a] == a else { return Side(direction: (0, 0), sameParity: 0, otherParity: 0) }
             let (direction, same, other) = Self.sides(of: a, points: points, streets: streets, numbers: numbers, candidates: candidates,
                                                       grid: grid, scratch: &near)
             return Side(direction: direction, sameParity: same, otherParity: other)
         }
+        for a in side.indices where twin[a] != a { side[a] = side[Int(twin[a])] }
         let plain = pool.map(points.count, chunkSize: 16_384) { _, a -> Double in
             let (ux, uy) = side[a].direction
             guard ux != 0 || uy != 0,
@@ -100,13 +105,37 @@ struct StreetSides: Sendable {
         return (Double(abs(ux * offset.dx + uy * offset.dy)), Double(abs(ux * offset.dy - uy * offset.dx)))
     }
 
+    /// Per address, the first address with its point, street and number (itself when none is
+    /// before it). Without a street or a number there are no sides to find: each is its own.
+    static func firstTwins(points: [Point2], streets: [UInt64], numbers: [Int32]) -> [Int32] {
+        struct Key: Hashable {
+            let x: UInt64, y: UInt64, street: UInt64, number: Int32
+        }
+        var first: [Key: Int32] = [:]
+        var twin = [Int32](repeating: 0, count: points.count)
+        for a in points.indices {
+            twin[a] = Int32(a)
+            guard streets[a] != 0, numbers[a] >= 0 else { continue }
+            let key = Key(x: points[a].x.bitPattern, y: points[a].y.bitPattern, street: streets[a], number: numbers[a])
+            if let earlier = first[key] { twin[a] = earlier } else { first[key] = Int32(a) }
+        }
+        return twin
+    }
+
     private static func sides(of a: Int, points: [Point2], streets: [UInt64], numbers: [Int32], candidates: CandidateTable,
                               grid: BoxGrid, scratch near: inout [Int]) -> ((Float, Float), Float, Float) {
         let none: ((Float, Float), Float, Float) = ((0, 0), 0, 0)
         guard streets[a] != 0, numbers[a] >= 0 else { return none }
         let p = points[a]
         near.removeAll(keepingCapacity: true)
+        #if DEBUG
+        var visited = 0
+        defer { WorkCount.streetNeighbours.add(visited, ordering: .relaxed) }
+        #endif
         grid.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: radius)) { o, _ in
+            #if DEBUG
+            visited += 1
+            #endif
             if o != a, streets[o] == streets[a], numbers[o] >= 0, numbers[o] != numbers[a], points[o].distance(to: p) <= radius { near.append(o) }
         }
         guard near.count >= 2 else { return none }
