@@ -20,7 +20,9 @@ struct OutputDirectoryContents: ReportSource {
     private let houseNumbers: [String: String?]
 
     /// `houseNumbers`: by address id, those a links-only output lacks (see `ReportFile.redraw`).
-    init(directory: String, houseNumbers known: [String: String?] = [:]) throws {
+    /// `checkingLinks`: false, links.csv is read only when the page is drawn from it (a merge's
+    /// own, just written from parts whose digests held, is not read a second time).
+    init(directory: String, houseNumbers known: [String: String?] = [:], checkingLinks: Bool = true) throws {
         self.directory = directory
         houseNumbers = known
         func path(_ name: String) -> String { Self.path(name, in: directory) }
@@ -46,7 +48,7 @@ struct OutputDirectoryContents: ReportSource {
         for layer in hasGeometry ? ["addresses.geojson", "buildings.geojson", "units.geojson"] : [] where !Self.geoJSONExists(path(layer)) {
             throw DamagedOutput.error(path(layer), "is missing")
         }
-        if hasGeometry {
+        if hasGeometry, checkingLinks {
             try OutputCSVFile.forEachRow(path("links.csv"), header: RunWriter.linksHeader, rows: report.counts.linked) { _ in }
         }
     }
