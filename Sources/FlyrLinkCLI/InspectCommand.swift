@@ -26,6 +26,8 @@ struct InspectCommand: ParsableCommand {
     @Option(help: "GeoParquet reader: auto, gdal or flyr.")
     var parquetReader: String = "auto"
 
+    @OptionGroup var remote: RemoteReadOptions
+
     func validate() throws {
         guard role == "buildings" || role == "addresses" else { throw ValidationError("--role is buildings or addresses") }
         guard RunOptions.ParquetReader(rawValue: parquetReader) != nil else { throw ValidationError("--parquet-reader must be auto, gdal or flyr") }
@@ -33,9 +35,12 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         do {
+            let limits = remote.limits(over: RemoteReadLimits())
+            try limits.validate()
             let summary = try SourceInspection.inspect(SourceSpec.parse(source, layer: layer), role: role == "addresses" ? .addresses : .buildings,
                                                        territory: territory.map { SourceSpec.parse($0) },
-                                                       parquetReader: RunOptions.ParquetReader(rawValue: parquetReader)!)
+                                                       parquetReader: RunOptions.ParquetReader(rawValue: parquetReader)!,
+                                                       remote: limits)
             print(summary.text)
         } catch {
             CLIError.exit(with: error)

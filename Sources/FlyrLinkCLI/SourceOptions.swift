@@ -33,6 +33,8 @@ struct SourceOptions: ParsableArguments {
     @Option(name: .customLong("building-field"), help: ArgumentHelp("Map a canonical building field to a source field, e.g. id=ID_LOKALID (repeatable).", valueName: "field=source"))
     var buildingFields: [String] = []
 
+    @OptionGroup var remote: RemoteReadOptions
+
     func validate() throws {
         for pair in addressFields + buildingFields where Self.split(pair) == nil {
             throw ValidationError("field mapping '\(pair)' is not field=source")
@@ -56,5 +58,6 @@ struct SourceOptions: ParsableArguments {
         s.territoryLayer = territoryLayer
         for pair in addressFields { if let (k, v) = Self.split(pair) { s.addressFields[k] = v } }
         for pair in buildingFields { if let (k, v) = Self.split(pair) { s.buildingFields[k] = v } }
+        remote.apply(to: &s)
     }
 }

@@ -391,6 +391,9 @@ final class DistributedRunTests: XCTestCase {
         let addressesPart = decisions + "/" + TileParts.directoryName(tile: 2) + "/addresses.geojson.part"
         let whole = try Data(contentsOf: URL(fileURLWithPath: addressesPart))
         try Data().write(to: URL(fileURLWithPath: addressesPart))
+        // (Their digests made again, as a tile that wrote them so would: what is behind the digests is checked.)
+        let tile2 = decisions + "/" + TileParts.directoryName(tile: 2)
+        try Self.rewriteDigests(tile2)
         try refused([], "tile 2's addresses.geojson part holds 0 rows, its counts")
         try whole.write(to: URL(fileURLWithPath: addressesPart + ".whole"))
         let reader = try PartReader(addressesPart + ".whole", tile: 2)
@@ -398,8 +401,10 @@ final class DistributedRunTests: XCTestCase {
         while !reader.done { records.append((String(decoding: reader.key, as: UTF8.self), ArraySlice(reader.row))); try reader.advance() }
         XCTAssertGreaterThan(records.count, 100)
         try Data(try TileParts.records(records.reversed())).write(to: URL(fileURLWithPath: addressesPart))
+        try Self.rewriteDigests(tile2)
         try refused([], "addresses.geojson.part is not in the run's order")
         try whole.write(to: URL(fileURLWithPath: addressesPart))
+        try Self.rewriteDigests(tile2)
         // Tile 0's rows given as tile 1's too (its counts its own): each row is one tile's.
         let tile1 = decisions + "/" + TileParts.directoryName(tile: 1)
         let keptTile1 = try FileManager.default.contentsOfDirectory(atPath: tile1).filter { $0.hasSuffix(".part") }
@@ -408,8 +413,10 @@ final class DistributedRunTests: XCTestCase {
             try FileManager.default.removeItem(atPath: tile1 + "/" + name)
             try FileManager.default.copyItem(atPath: decisions + "/" + TileParts.directoryName(tile: 0) + "/" + name, toPath: tile1 + "/" + name)
         }
+        try Self.rewriteDigests(tile1)
         try refused([], "is in the links.csv parts of tiles 0 and 1")
         for (name, data) in keptTile1 { try data.write(to: URL(fileURLWithPath: tile1 + "/" + name)) }
+        try Self.rewriteDigests(tile1)
         // The parts' directory as --out, even with --overwrite: it is read, never replaced.
         let again = try ProcessRunner.flyrLink(["run"] + sources + ["--out", decisions, "--parts", decisions, "--overwrite"])
         XCTAssertNotEqual(again.status, 0)

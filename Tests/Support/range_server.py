@@ -4,12 +4,14 @@ GeoParquet tests. Serves the files under --root; answers GET and HEAD with `Rang
 `bytes=a-` and `bytes=-n` (206 with Content-Range), 416 for a range past the end; 404 for a
 missing file, 403 for any path under /forbidden/; with --fail-first N, the first N requests get
 503; with --reset-first N, the first N requests get no answer, their connection closed (logged
-with status 0). Every request is appended to --log as `METHOD path range status body_bytes`. The port it
-listens on (127.0.0.1, chosen by the system) is written to --port-file once it is listening.
+with status 0). With --stall, no request gets an answer (the connection kept open); with
+--trickle, every answer's body is sent two bytes a second. Every request is appended to --log as
+`METHOD path range status body_bytes`. The port it listens on (127.0.0.1, chosen by the system) is
+written to --port-file once it is listening.
 
-    range_server.py --root DIR --port-file FILE [--log FILE] [--fail-first N] [--reset-first N]
+    range_server.py --root DIR --port-file FILE [--log FILE] [--fail-first N] [--reset-first N] [--stall] [--trickle]
 """
-import argparse, os, re, sys, threading
+import argparse, os, re, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 args = None
@@ -34,6 +36,17 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
+        if self.command != "HEAD" and args.trickle:
+            sent = 0
+            try:
+                for i in range(len(body)):
+                    self.wfile.write(body[i:i + 1])
+                    self.wfile.flush()
+                    sent += 1
+                    time.sleep(0.5)
+            except OSError:   # the client gave up: logged with what it got
+                self.close_connection = True
+            return self.record(status, sent, rng)
         if self.command != "HEAD":
             self.wfile.write(body)
         self.record(status, len(body) if self.command != "HEAD" else 0, rng)
@@ -47,6 +60,10 @@ class Handler(BaseHTTPRequestHandler):
         with lock:
             requests_seen += 1
             n = requests_seen
+        if args.stall:
+            self.record(0, 0, rng)
+            time.sleep(3600)   # the connection open, nothing sent: the client's limits end it
+            return
         if n <= args.reset_first:
             self.close_connection = True
             return self.record(0, 0, rng)
@@ -84,6 +101,8 @@ def main():
     p.add_argument("--log")
     p.add_argument("--fail-first", type=int, default=0)
     p.add_argument("--reset-first", type=int, default=0)
+    p.add_argument("--stall", action="store_true")
+    p.add_argument("--trickle", action="store_true")
     args = p.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True

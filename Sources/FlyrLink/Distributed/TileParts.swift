@@ -27,6 +27,9 @@ public enum TileParts {
 
         /// The output file the stream's rows go to.
         var file: String { self == .addressFeatures ? Stream.buildingFeatures.rawValue : rawValue }
+
+        /// The file of the tile's parts that holds the stream's records.
+        var partFile: String { rawValue + ".part" }
     }
 
     /// A tile's part of the report (summed by the merge), naming the plan it was made under.
@@ -65,8 +68,10 @@ public enum TileParts {
         let written = { (name: String) in temporary + "/written/" + name }
         // Each stream's records written as soon as they are made (the tile's files are read one at
         // a time), synced and closed with their errors (a full disk on NFS may say so only there).
+        var digests: [String: String] = [:]
         func emit(_ stream: Stream, _ records: [UInt8]) throws {
-            do { try ByteWriter.write(records, to: temporary + "/" + stream.rawValue + ".part") } catch { throw OutputError("tile \(tile): \(error)") }
+            digests[stream.partFile] = SHA256.hash(records)
+            do { try ByteWriter.write(records, to: temporary + "/" + stream.partFile) } catch { throw OutputError("tile \(tile): \(error)") }
         }
         /// The rows of `file`, keyed in order by `keys` (one key a row).
         func keyed(_ file: Stream, geoJSON: Bool, _ keys: [String]) throws -> [UInt8] {
@@ -108,21 +113,25 @@ public enum TileParts {
         let (counts, bands) = Self.counts(run, scope: scope, accessory: accessory)
         do {
             try fm.removeItem(atPath: temporary + "/written")
-            try ByteWriter.write([UInt8](try encoder.encode(Counts(plan: plan, tile: tile, counts: counts, bands: bands))), to: temporary + "/" + countsName)
+            let countsBytes = [UInt8](try encoder.encode(Counts(plan: plan, tile: tile, counts: counts, bands: bands)))
+            digests[countsName] = SHA256.hash(countsBytes)
+            try ByteWriter.write(countsBytes, to: temporary + "/" + countsName)
+            try ByteWriter.write(TilePartsDigests.text(digests), to: temporary + "/" + TilePartsDigests.fileName)
         } catch {
             throw OutputError("tile \(tile): cannot write \(temporary): \(error)")
         }
-        try replace(directory, with: temporary, tile: tile, plan: plan)
+        try replace(directory, with: temporary, tile: tile, plan: plan, only: run.options.only)
     }
 
     /// `temporary` renamed to `directory`. A retried task may find the parts of an attempt that
     /// finished under the same plan, perhaps while the merge reads them: those are these bytes,
     /// and are kept (the new ones dropped), so that the directory is never gone for a moment.
-    /// Another plan's are replaced.
-    private static func replace(_ directory: String, with temporary: String, tile: Int, plan: String) throws {
+    /// Another plan's are replaced, and so are parts that are not whole (their digests differ).
+    private static func replace(_ directory: String, with temporary: String, tile: Int, plan: String, only: RunOptions.OutputSelection) throws {
         let fm = FileManager.default
         if let data = fm.contents(atPath: directory + "/" + countsName),
-           let existing = try? JSONDecoder().decode(Counts.self, from: data), existing.plan == plan, existing.tile == tile {
+           let existing = try? JSONDecoder().decode(Counts.self, from: data), existing.plan == plan, existing.tile == tile,
+           TilePartsDigests.areWhole(directory, only: only) {
             return
         }
         try? fm.removeItem(atPath: directory)

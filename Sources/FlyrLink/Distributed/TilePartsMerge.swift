@@ -33,6 +33,10 @@ public enum TilePartsMerge {
         for (planned, given) in named where planned != given {
             throw InputError("parts: the plan in \(directory) names a source \(planned ?? "(none)"), this run \(given ?? "(none)"); give the sources as the plan was given them")
         }
+        // Every file of the parts is the one its tile wrote (SHA256SUMS) before a byte of it is used.
+        if let problem = TilePartsDigests.firstProblem(tiles: plan.tiles.map(\.index), in: directory, only: options.only, threads: options.threads) {
+            throw problem
+        }
         var counts = plan.sources.counts
         var bands = [Int](repeating: 0, count: RunSummary.bands.count)
         var tileCounts: [RunReport.Counts] = []
@@ -92,7 +96,7 @@ public enum TilePartsMerge {
             observer?(.started(.report, detail: ReportFile.name))
             let t0 = Date()
             try ReportFile.redraw(directory: dir.staging.path,
-                                  houseNumbers: options.only == .links ? try houseNumbers(of: tiles, in: directory) : [:])
+                                  houseNumbers: options.only == .links ? try houseNumbers(of: tiles, in: directory) : [:], checkingLinks: false)
             observer?(.finished(.report, detail: ReportFile.name, seconds: Date().timeIntervalSince(t0), items: counts.addresses))
         }
         switch options.format {
@@ -123,7 +127,7 @@ public enum TilePartsMerge {
         var numbers: [String: String?] = [:]
         for t in tiles {
             // (The longest links first, not in key order.)
-            let reader = try PartReader(partsPath(directory, t) + "/" + TileParts.Stream.houseNumbers.rawValue + ".part", tile: t, ordered: false)
+            let reader = try PartReader(partsPath(directory, t) + "/" + TileParts.Stream.houseNumbers.partFile, tile: t, ordered: false)
             while !reader.done {
                 numbers[String(decoding: reader.key, as: UTF8.self)] = reader.row.first == 1 ? String(decoding: reader.row.dropFirst(), as: UTF8.self) : nil
                 try reader.advance()
@@ -173,7 +177,7 @@ public enum TilePartsMerge {
         var first = true
         var records: [[Int]] = []
         for stream in streams {
-            let readers = try tiles.map { t in try PartReader(partsPath(directory, t) + "/" + stream.rawValue + ".part", tile: t) }
+            let readers = try tiles.map { t in try PartReader(partsPath(directory, t) + "/" + stream.partFile, tile: t) }
             var heap = TileHeap(readers)
             var last: (key: [UInt8], tile: Int)?
             while let r = heap.top {

@@ -7,8 +7,10 @@ import GeoParquet
 enum GeoParquetSourceReader {
     /// `share`: only that share of the row groups (a plan's task); its report counts the rows of
     /// the others as neither read nor skipped, so that the shares' reports add up to the whole's.
+    /// `remote`: how long and how slowly a remote object's reads may go.
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping, lonLatBox: BBox?, share: SourceShare? = nil,
-                     sink: RecordSink = RecordSink(), limits: LayerLimits = LayerLimits()) throws(InputError) -> SourceTable {
+                     sink: RecordSink = RecordSink(), limits: LayerLimits = LayerLimits(),
+                     remote remoteLimits: RemoteReadLimits = RemoteReadLimits()) throws(InputError) -> SourceTable {
         let remote = RemoteLocation(spec.location)
         if remote == nil, let why = LocalSource.problem(spec.location) {
             throw InputError("\(role.rawValue): cannot open \(spec.location): \(why)")
@@ -18,7 +20,7 @@ enum GeoParquetSourceReader {
         let parts: [Part]
         if case let .s3(bucket, key)? = remote, remote?.isPrefix == true {
             do {
-                parts = try S3ObjectList.parquetKeys(bucket: bucket, prefix: key, try S3Configuration()).map { .remote(.s3(bucket: bucket, key: $0)) }
+                parts = try S3ObjectList.parquetKeys(bucket: bucket, prefix: key, try S3Configuration(), limits: remoteLimits).map { .remote(.s3(bucket: bucket, key: $0)) }
             } catch {
                 throw InputError("\(role.rawValue): \(spec.description): \(error)")
             }
@@ -35,7 +37,7 @@ enum GeoParquetSourceReader {
         } else {
             parts = [.local(spec.location)]
         }
-        var (file, http) = try open(parts[0], spec: spec, role: role)
+        var (file, http) = try open(parts[0], spec: spec, role: role, remoteLimits)
         let geometryName = spec.layer ?? file.primaryGeometryColumn
         guard let geometryName, let geometry = file.geometryColumn(named: geometryName) else {
             let what = spec.layer.map { "no geometry column '\($0)'" } ?? "no geometry column"
@@ -66,7 +68,7 @@ enum GeoParquetSourceReader {
         var groupsBefore = 0, totalGroups = file.rowGroupCount
         if share != nil, parts.count > 1 {
             // (A share is a run of the dataset's groups: every part's footer first, for their count.)
-            opened = openConcurrently(parts, 1..<parts.count, spec: spec, role: role)
+            opened = openConcurrently(parts, 1..<parts.count, spec: spec, role: role, remoteLimits)
             for index in 1..<parts.count { totalGroups += try opened[index]!.get().0.rowGroupCount }
         }
         for index in parts.indices {
@@ -74,7 +76,7 @@ enum GeoParquetSourceReader {
                 // The next part of a partitioned dataset: the first part's geometry column and fields.
                 // Footers are fetched `openAhead` parts at a time, concurrently: for a prefix of
                 // hundreds of objects the round trips, not the bytes, are what a read waits for.
-                if opened[index] == nil { opened = openConcurrently(parts, index..<min(index + openAhead, parts.count), spec: spec, role: role) }
+                if opened[index] == nil { opened = openConcurrently(parts, index..<min(index + openAhead, parts.count), spec: spec, role: role, remoteLimits) }
                 (file, http) = try opened.removeValue(forKey: index)!.get()
                 if let missing = ([geometryName] + columns).first(where: { name in !file.columns.contains { $0.path == name } }) {
                     throw InputError("\(role.rawValue): \(file.path) has no column '\(missing)', which the first file of \(spec.description) has")
@@ -133,13 +135,13 @@ enum GeoParquetSourceReader {
     static let openAhead = 8
 
     /// `open` for the parts in `range`, on as many threads; results by part index.
-    private static func openConcurrently(_ parts: [Part], _ range: Range<Int>, spec: SourceSpec,
-                                         role: LayerRole) -> [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] {
+    private static func openConcurrently(_ parts: [Part], _ range: Range<Int>, spec: SourceSpec, role: LayerRole,
+                                         _ remoteLimits: RemoteReadLimits) -> [Int: Result<(GeoParquetFile, HTTPRangeSource?), InputError>] {
         let results = OpenedParts()
         DispatchQueue.concurrentPerform(iterations: range.count) { i in
             let index = range.lowerBound + i
             let result: Result<(GeoParquetFile, HTTPRangeSource?), InputError>
-            do throws(InputError) { result = .success(try open(parts[index], spec: spec, role: role)) } catch { result = .failure(error) }
+            do throws(InputError) { result = .success(try open(parts[index], spec: spec, role: role, remoteLimits)) } catch { result = .failure(error) }
             results.set(index, result)
         }
         return results.all
@@ -163,7 +165,8 @@ enum GeoParquetSourceReader {
 
     /// Opens a local file or a remote object: for the latter, only the footer is fetched here, with
     /// range requests.
-    private static func open(_ part: Part, spec: SourceSpec, role: LayerRole) throws(InputError) -> (GeoParquetFile, HTTPRangeSource?) {
+    private static func open(_ part: Part, spec: SourceSpec, role: LayerRole,
+                             _ remoteLimits: RemoteReadLimits) throws(InputError) -> (GeoParquetFile, HTTPRangeSource?) {
         // A part of a prefix is named by its own key; a single source as the user wrote it.
         let name: String
         switch part {
@@ -177,7 +180,7 @@ enum GeoParquetSourceReader {
             case .remote(let r): remote = r
             }
             let http: HTTPRangeSource
-            do { http = try HTTPRangeSource(remote) } catch { throw InputError("\(role.rawValue): \(name): \(error)") }
+            do { http = try HTTPRangeSource(remote, limits: remoteLimits) } catch { throw InputError("\(role.rawValue): \(name): \(error)") }
             return (try GeoParquetFile(source: http, name: name), http)
         } catch let error as GeoParquetError {
             throw InputError("\(role.rawValue): \(error.description)")

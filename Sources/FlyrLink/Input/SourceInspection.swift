@@ -31,10 +31,10 @@ public struct SourceInspection: Sendable {
     public var cpuSeconds: Double
 
     public static func inspect(_ spec: SourceSpec, role: LayerRole, territory: SourceSpec? = nil,
-                               parquetReader: RunOptions.ParquetReader = .auto) throws -> SourceInspection {
+                               parquetReader: RunOptions.ParquetReader = .auto, remote: RemoteReadLimits = RemoteReadLimits()) throws -> SourceInspection {
         let area = try territory.map { t throws(InputError) in try Territory.read(t) }
         let t0 = Date(), cpu0 = processorSeconds()
-        let table = try SourceReader.read(spec, role: role, mapping: FieldMapping(), parquet: parquetReader, lonLatBox: area?.footprint.bbox)
+        let table = try SourceReader.read(spec, role: role, mapping: FieldMapping(), parquet: parquetReader, lonLatBox: area?.footprint.bbox, remote: remote)
         let seconds = Date().timeIntervalSince(t0), cpuSeconds = processorSeconds() - cpu0
         let crs = table.crsDefinition.map { CRSInfo.authorityName($0) ?? String($0.prefix(60)) } ?? "none"
         var types: [String: Int] = [:]

@@ -18,37 +18,42 @@ enum SourceReader {
 
     /// `lonLatBox`: a GeoParquet source is read only where its row groups meet it; with
     /// `indexedFlatGeobuf`, so is a FlatGeobuf file with a spatial index (a tile of a distributed
-    /// run: a run's `--territory` reads FlatGeobuf whole, as it always has).
+    /// run: a run's `--territory` reads FlatGeobuf whole, as it always has). `remote`: how long
+    /// and how slowly a remote source's reads may go.
     static func read(_ spec: SourceSpec, role: LayerRole, mapping: FieldMapping,
                      parquet: RunOptions.ParquetReader = .auto, lonLatBox: BBox? = nil, indexedFlatGeobuf: Bool = false,
-                     share: SourceShare? = nil, sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
+                     share: SourceShare? = nil, remote: RemoteReadLimits = RemoteReadLimits(),
+                     sink: RecordSink = RecordSink()) throws(InputError) -> SourceTable {
         if let share {
             // (Only GeoParquet has row groups to share out: a plan's shares are refused otherwise.)
             guard spec.isGeoParquet, parquet != .gdal else {
                 throw InputError("\(role.rawValue): \(spec.description) is read in shares (\(share)) only as GeoParquet, by flyr-link's reader")
             }
-            return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, share: share, sink: sink)
+            return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, share: share, sink: sink, remote: remote)
         }
         if spec.isGeoParquet {
             switch parquet {
             case .flyr:
-                return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink)
+                return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink, remote: remote)
             case .gdal:
                 guard GDALEnvironment.hasDriver("Parquet") else {
                     throw InputError("\(role.rawValue): --parquet-reader gdal, but this GDAL has no Parquet driver")
                 }
             case .auto:
                 if readsInShares(spec, parquet: parquet) {
-                    return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink)
+                    return try GeoParquetSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: lonLatBox, sink: sink, remote: remote)
                 }
             }
         }
-        if GeoJSONSourceReader.handles(spec) {
-            return try GeoJSONSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
+        // (What goes to GDAL below may be remote: /vsicurl/, an https:// GeoJSON.)
+        return try remote.applyingToGDAL(for: spec) { () throws(InputError) in
+            if GeoJSONSourceReader.handles(spec) {
+                return try GeoJSONSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
+            }
+            if FlatGeobufSourceReader.handles(spec) {
+                return try FlatGeobufSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: indexedFlatGeobuf ? lonLatBox : nil, sink: sink)
+            }
+            return try GDALSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
         }
-        if FlatGeobufSourceReader.handles(spec) {
-            return try FlatGeobufSourceReader.read(spec, role: role, mapping: mapping, lonLatBox: indexedFlatGeobuf ? lonLatBox : nil, sink: sink)
-        }
-        return try GDALSourceReader.read(spec, role: role, mapping: mapping, sink: sink)
     }
 }

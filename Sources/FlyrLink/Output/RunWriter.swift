@@ -52,6 +52,7 @@ public enum RunWriter {
 
     static func decimals(_ v: Double, _ d: Int) -> String { OutputNumber.fixed(v, d) }
 
+    static let rejectsHeader = ["layer", "source_row", "id", "reason"]
     static let linksHeader = ["id", "campaign_id", "building_id", "address_id", "unit_id", "match_method", "is_primary", "confidence",
                               "distance_m"]
 
@@ -90,7 +91,7 @@ public enum RunWriter {
     }
 
     static func writeRejects(_ rejects: [Reject], to path: String) throws {
-        let csv = try CSVWriter(path: path, header: ["layer", "source_row", "id", "reason"])
+        let csv = try CSVWriter(path: path, header: rejectsHeader)
         for r in rejects { csv.row([r.layer, String(r.sourceRow), r.id, r.reason]) }
         try csv.close()
     }

@@ -10,6 +10,9 @@ public enum PipelineFile {
                                           "addresses_crs", "territory", "territory_layer", "out", "campaign", "units", "only", "matcher", "parquet_reader",
                                           "link_model", "height_unit", "format"]
     static let knownKeys = stringKeys.union(["max_distance", "threads", "overwrite", "allow_empty", "html", "address_fields", "building_fields", "name", "description"])
+        .union(remoteKeys)
+    /// `RemoteReadLimits`' keys (whole numbers).
+    static let remoteKeys: Set<String> = ["remote_timeout", "remote_min_rate", "remote_rate_window"]
 
     public static func load(_ path: String) throws(InputError) -> RunSettings {
         let table = try parse(path)
@@ -174,6 +177,15 @@ public enum PipelineFile {
         if let v = table["threads"] {
             guard let n = v.int else { throw InputError("\(file): 'threads' must be an integer") }
             s.threads = n
+        }
+        for key in remoteKeys.sorted() {
+            guard let v = table[key] else { continue }
+            guard let n = v.int else { throw InputError("\(file): '\(key)' must be a whole number") }
+            switch key {
+            case "remote_timeout": s.remoteTimeout = n
+            case "remote_min_rate": s.remoteMinRate = n
+            default: s.remoteRateWindow = n
+            }
         }
         s.addressFields = try fields("address_fields")
         s.buildingFields = try fields("building_fields")

@@ -58,16 +58,16 @@ extension LinkPipeline {
     /// `lonLatBox`; none of the layers `skipping` (nil).
     private func readBoth(within lonLatBox: BBox?, indexedFlatGeobuf: Bool, share: SourceShare?, skipping: Set<LayerRole>, _ buildings: Ingest.BuildingIntake,
                           _ addresses: Ingest.AddressIntake, progress: ReadProgress?) throws -> (SourceTable?, SourceTable?) {
-        let fields = options.fields, parquet = options.parquetReader
+        let fields = options.fields, parquet = options.parquetReader, remote = options.remote
         return try Concurrently.both({ () throws(InputError) -> SourceTable? in
             if skipping.contains(.buildings) { return nil }
             return try SourceReader.read(options.buildings, role: .buildings, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
-                                         indexedFlatGeobuf: indexedFlatGeobuf, share: share,
+                                         indexedFlatGeobuf: indexedFlatGeobuf, share: share, remote: remote,
                                          sink: RecordSink(expect: buildings.expect) { progress?.add(buildings: $0.count); buildings.consume(&$0) })
         }, { () throws(InputError) -> SourceTable? in
             if skipping.contains(.addresses) { return nil }
             return try SourceReader.read(options.addresses, role: .addresses, mapping: fields, parquet: parquet, lonLatBox: lonLatBox,
-                                         indexedFlatGeobuf: indexedFlatGeobuf, share: share,
+                                         indexedFlatGeobuf: indexedFlatGeobuf, share: share, remote: remote,
                                          sink: RecordSink(expect: addresses.expect) { progress?.add(addresses: $0.count); addresses.consume(&$0) })
         })
     }

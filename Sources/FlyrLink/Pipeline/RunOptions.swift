@@ -52,6 +52,10 @@ public struct RunOptions: Sendable, Codable {
     public var writeHTML = true
     public var fields = FieldMapping()
     public var parquetReader: ParquetReader = .auto
+    /// How long and how slowly a remote source's reads may go (nil: the defaults; a plan made
+    /// before the limits were options has none).
+    public var remoteLimits: RemoteReadLimits?
+    public var remote: RemoteReadLimits { remoteLimits ?? RemoteReadLimits() }
     /// `--height-unit`; nil: metres, and the run warns when the heights look like feet (`RunWarnings`).
     public var heightUnit: HeightUnit?
     /// Snapshots: the previous version's links (address id → building id); see StickyLinks.
@@ -97,6 +101,7 @@ public struct RunOptions: Sendable, Codable {
             throw InputError("--format \(format.rawValue) writes files; --out names a PostgreSQL database (drop --format, or give a path)")
         }
         if let why = OptionLimits.countProblem("--threads (threads)", threads, maximum: OptionLimits.threads) { throw InputError(why) }
+        try remote.validate()
         try fields.validate()
     }
 }

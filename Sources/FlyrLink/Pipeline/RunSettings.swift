@@ -23,6 +23,10 @@ public struct RunSettings: Sendable, Equatable {
     public var html: Bool?
     public var matcher: String?
     public var parquetReader: String?
+    /// `RemoteReadLimits`: seconds a remote read may take, the bytes a second it must keep up, over how many seconds.
+    public var remoteTimeout: Int?
+    public var remoteMinRate: Int?
+    public var remoteRateWindow: Int?
     /// m or ft: the unit of the buildings' height field.
     public var heightUnit: String?
     /// A link model file in place of the compiled-in one (`benchmarks/link-model/fit.py` writes them).
@@ -57,6 +61,9 @@ public struct RunSettings: Sendable, Equatable {
         r.html = html ?? base.html
         r.matcher = matcher ?? base.matcher
         r.parquetReader = parquetReader ?? base.parquetReader
+        r.remoteTimeout = remoteTimeout ?? base.remoteTimeout
+        r.remoteMinRate = remoteMinRate ?? base.remoteMinRate
+        r.remoteRateWindow = remoteRateWindow ?? base.remoteRateWindow
         r.heightUnit = heightUnit ?? base.heightUnit
         r.linkModel = linkModel ?? base.linkModel
         r.writeEvidence = writeEvidence ?? base.writeEvidence
@@ -104,6 +111,13 @@ public struct RunSettings: Sendable, Equatable {
         if let heightUnit {
             guard let u = RunOptions.HeightUnit(rawValue: heightUnit) else { throw InputError("height unit must be m or ft, not '\(heightUnit)'") }
             o.heightUnit = u
+        }
+        if remoteTimeout != nil || remoteMinRate != nil || remoteRateWindow != nil {
+            var limits = RemoteReadLimits()
+            limits.timeout = remoteTimeout ?? limits.timeout
+            limits.minRate = remoteMinRate ?? limits.minRate
+            limits.rateWindow = remoteRateWindow ?? limits.rateWindow
+            o.remoteLimits = limits
         }
         o.linkModelPath = linkModel
         o.evidencePath = writeEvidence

@@ -5,9 +5,11 @@ import Foundation
 /// else (a `--only links` output) links.csv. The values are the files' own, so the page is the one
 /// the run drew. Each pass of the page reads a file again, a feature at a time (the file mapped,
 /// its pages handed back as the scan passes them): nothing is kept of a row the page does not show.
-/// So the directory is taken as flyr-link writes it, not checked against itself: building ids
-/// unique, an address's `building_id` one of the buildings, `address_count` its addresses, and
-/// links.csv holding each building's links together.
+/// Each file it reads must be whole: present, its CSV header and fields or its JSON as written,
+/// and as many rows or features as report.json counts (`OutputCSVFile`); links.csv is checked so
+/// even when the page is drawn from the GeoJSON. Beyond that the directory is taken as flyr-link
+/// writes it, not checked against itself: building ids unique, an address's `building_id` one of
+/// the buildings, `address_count` its addresses, and links.csv holding each building's links together.
 struct OutputDirectoryContents: ReportSource {
     let report: RunReport
     let frame: LocalMetricFrame
@@ -18,7 +20,9 @@ struct OutputDirectoryContents: ReportSource {
     private let houseNumbers: [String: String?]
 
     /// `houseNumbers`: by address id, those a links-only output lacks (see `ReportFile.redraw`).
-    init(directory: String, houseNumbers known: [String: String?] = [:]) throws {
+    /// `checkingLinks`: false, links.csv is read only when the page is drawn from it (a merge's
+    /// own, just written from parts whose digests held, is not read a second time).
+    init(directory: String, houseNumbers known: [String: String?] = [:], checkingLinks: Bool = true) throws {
         self.directory = directory
         houseNumbers = known
         func path(_ name: String) -> String { Self.path(name, in: directory) }
@@ -32,14 +36,21 @@ struct OutputDirectoryContents: ReportSource {
         }
         frame = try Self.frame(report.metricFrame)
         var rejects: [String: Int] = [:]
-        if let data = FileManager.default.contents(atPath: path("rejects.csv")) {
-            let rows = CSVRows.parse(String(decoding: data, as: UTF8.self))
-            if let header = rows.first, let l = header.firstIndex(of: "layer"), let r = header.firstIndex(of: "reason") {
-                for row in rows.dropFirst() where row.count > max(l, r) { rejects["\(row[l]): \(row[r])", default: 0] += 1 }
-            }
+        try OutputCSVFile.forEachRow(path("rejects.csv"), header: RunWriter.rejectsHeader,
+                                     rows: report.counts.rejected + report.counts.buildingsRejected) { row in
+            rejects["\(row[0]): \(row[3])", default: 0] += 1
         }
         rejectsByReason = rejects
-        hasGeometry = Self.geoJSONExists(path("addresses.geojson"))
+        // The GeoJSON layers must be there in a whole run's directory of GeoJSON, and the page is
+        // drawn from them; a FlatGeobuf or GeoParquet one has them only while it is staged.
+        let whole = report.options["only"] != RunOptions.OutputSelection.links.rawValue
+        hasGeometry = whole && (report.options["format"] == OutputFormat.dir.rawValue || Self.geoJSONExists(path("addresses.geojson")))
+        for layer in hasGeometry ? ["addresses.geojson", "buildings.geojson", "units.geojson"] : [] where !Self.geoJSONExists(path(layer)) {
+            throw DamagedOutput.error(path(layer), "is missing")
+        }
+        if hasGeometry, checkingLinks {
+            try OutputCSVFile.forEachRow(path("links.csv"), header: RunWriter.linksHeader, rows: report.counts.linked) { _ in }
+        }
     }
 
     private func path(_ name: String) -> String { Self.path(name, in: directory) }
@@ -56,7 +67,7 @@ struct OutputDirectoryContents: ReportSource {
             return
         }
         let keys = ["id", "house_number", "building_id", "match_method", "confidence", "distance_m"]
-        try Self.features(try GeoJSONLayer(path("addresses.geojson")), keys: keys) { geometry, v in
+        try Self.features(try GeoJSONLayer(path("addresses.geojson")), keys: keys, count: report.counts.addresses) { geometry, v in
             let point: Point2 = if case .point(let p)? = geometry { p } else { Point2(x: .nan, y: .nan) }
             var outcome = AddressOutcome.unlinked
             if let building = v[2] {
@@ -83,7 +94,7 @@ struct OutputDirectoryContents: ReportSource {
             if let done = current { try body(done) { .empty } }
             return
         }
-        try Self.features(try GeoJSONLayer(path("buildings.geojson")), keys: ["id", "address_count"]) { geometry, v in
+        try Self.features(try GeoJSONLayer(path("buildings.geojson")), keys: ["id", "address_count"], count: report.counts.buildings) { geometry, v in
             let footprint: Footprint = if case .polygons(let f)? = geometry { f } else { .empty }
             try body(ReportBuilding(index: index, id: v[0] ?? "", lonLatBox: footprint.bbox, addressCount: v[1].flatMap { Int($0) } ?? 0)) { footprint }
             index += 1
@@ -91,8 +102,8 @@ struct OutputDirectoryContents: ReportSource {
     }
 
     func forEachUnit(_ body: (_ building: String, () -> Footprint) throws -> Void) throws {
-        guard hasGeometry, Self.geoJSONExists(path("units.geojson")) else { return }
-        try Self.features(try GeoJSONLayer(path("units.geojson")), keys: ["building_id"]) { geometry, v in
+        guard hasGeometry else { return }
+        try Self.features(try GeoJSONLayer(path("units.geojson")), keys: ["building_id"], count: report.counts.units) { geometry, v in
             guard let building = v[0], case .polygons(let f)? = geometry else { return }
             try body(building) { f }
         }
@@ -102,27 +113,12 @@ struct OutputDirectoryContents: ReportSource {
     /// and distance. Mapped, not copied (a 10M run's links.csv is 1.4 GB), its pages handed back
     /// as the rows pass them, and read row by row, only the fields read decoded.
     private func linkRows(_ body: (_ address: String, _ building: String, MatchMethod?, Double, Double) throws -> Void) throws {
-        let path = path("links.csv")
-        let file = try MappedFile(path: path)
-        var columns: (a: Int, b: Int, m: Int, c: Int, d: Int)?
-        var released = 0
-        try CSVRows.forEachRow(file.bytes) { row in
-            guard let (a, b, m, c, d) = columns else {
-                let header = (0..<row.count).map { row[$0] }
-                guard let a = header.firstIndex(of: "address_id"), let b = header.firstIndex(of: "building_id"),
-                      let m = header.firstIndex(of: "match_method"), let c = header.firstIndex(of: "confidence"),
-                      let d = header.firstIndex(of: "distance_m") else { throw InputError("\(path) is not a flyr-link links.csv") }
-                columns = (a, b, m, c, d)
-                return
-            }
-            guard row.count > max(a, b, m, c, d) else { return }
+        let header = RunWriter.linksHeader
+        let (a, b, m, c, d) = (header.firstIndex(of: "address_id")!, header.firstIndex(of: "building_id")!, header.firstIndex(of: "match_method")!,
+                               header.firstIndex(of: "confidence")!, header.firstIndex(of: "distance_m")!)
+        try OutputCSVFile.forEachRow(path("links.csv"), header: header, rows: report.counts.linked) { row in
             try body(row[a], row[b], MatchMethod(rawValue: row[m]), Double(row[c]) ?? 0, Double(row[d]) ?? 0)
-            if let start = row.spans.first?.start, start - released >= 16 << 20 {
-                ConsumedPages.drop(file.bytes.assumingMemoryBound(to: UInt8.self), below: start)
-                released = start
-            }
         }
-        guard columns != nil else { throw InputError("\(path) is not a flyr-link links.csv") }
     }
 
     /// The frame report.json names (`+proj=tmerc +lat_0=… +lon_0=…`).
@@ -142,9 +138,11 @@ struct OutputDirectoryContents: ReportSource {
     }
 
     /// Each feature of a GeoJSON FeatureCollection: its geometry, and the properties named by
-    /// `keys` (as text; nil when null or absent).
-    static func features(_ layer: GeoJSONLayer, keys: [String], _ body: (SourceGeometry?, [String?]) throws -> Void) throws {
-        try layer.withBytes { bytes in try scan(bytes, mapped: layer.isMapped, path: layer.path, keys: keys, body) }
+    /// `keys` (as text; nil when null or absent). The collection must hold `count` features.
+    static func features(_ layer: GeoJSONLayer, keys: [String], count: Int, _ body: (SourceGeometry?, [String?]) throws -> Void) throws {
+        var found = 0
+        try layer.withBytes { bytes in try scan(bytes, mapped: layer.isMapped, path: layer.path, keys: keys) { found += 1; try body($0, $1) } }
+        guard found == count else { throw DamagedOutput.error(layer.path, "holds \(found) features, report.json counts \(count)") }
     }
 
     private static func scan(_ bytes: UnsafeRawBufferPointer, mapped: Bool, path: String, keys: [String],
@@ -178,14 +176,21 @@ struct OutputDirectoryContents: ReportSource {
                         default: try s.skipValue()
                         }
                     } while try s.more(closer: UInt8(ascii: "}"))
-                    try body(geometry, values)
+                    do { try body(geometry, values) } catch { throw FromBody(error: error) }
                     s.releaseConsumed()
                 } while try s.more(closer: UInt8(ascii: "]"))
             } while try s.more(closer: UInt8(ascii: "}"))
+            s.skipSpace()
+            guard s.atEnd else { throw s.fail("more after the collection's end") }
+        } catch let passed as FromBody {
+            throw passed.error
         } catch {
-            throw InputError("\(path): \(error)")
+            throw DamagedOutput.error(path, "is not valid JSON (\(error))")
         }
     }
+
+    /// An error of a scan's caller, not of the file.
+    private struct FromBody: Error { let error: Error }
 }
 
 /// A GeoJSON layer of an output directory, for one pass: the file mapped (its pages handed back

@@ -24,13 +24,13 @@ public enum ReportFile {
     }
 
     /// `houseNumbers`: those a links-only output lacks (by address id; a distributed run's merge
-    /// knows those its page shows).
-    static func redraw(directory: String, truth: String? = nil, houseNumbers: [String: String?]) throws -> String {
+    /// knows those its page shows). `checkingLinks`: see `OutputDirectoryContents`.
+    static func redraw(directory: String, truth: String? = nil, houseNumbers: [String: String?], checkingLinks: Bool = true) throws -> String {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
             throw InputError("\(directory) is not a directory")
         }
-        let contents = try OutputDirectoryContents(directory: directory, houseNumbers: houseNumbers)
+        let contents = try OutputDirectoryContents(directory: directory, houseNumbers: houseNumbers, checkingLinks: checkingLinks)
         let reliability = try truth.map { try Reliability(contents, truth: try Reliability.readTruth($0), truthFile: $0) }
         let target = (directory as NSString).appendingPathComponent(name)
         let temporary = (directory as NSString).appendingPathComponent(".\(name).tmp-\(getpid())")

@@ -36,12 +36,14 @@ final class LoopbackServer {
     var info: String { (try? String(contentsOf: infoFile, encoding: .utf8)) ?? "" }
 
     /// Tests/Support/range_server.py serving `root` (Range requests, a request log): its base URL and log.
-    static func rangeServer(root: String, dir: URL, failFirst: Int = 0, resetFirst: Int = 0, test: XCTestCase) throws -> (base: String, log: URL) {
+    /// `slow`: "stall" (no answer) or "trickle" (two bytes a second).
+    static func rangeServer(root: String, dir: URL, failFirst: Int = 0, resetFirst: Int = 0, slow: String? = nil,
+                            test: XCTestCase) throws -> (base: String, log: URL) {
         let id = UUID().uuidString
         let log = dir.appendingPathComponent("requests-\(id).log"), port = dir.appendingPathComponent("port-\(id)")
         let server = try LoopbackServer(script: "range_server.py",
                                         arguments: ["--root", root, "--log", log.path, "--fail-first", String(failFirst),
-                                                    "--reset-first", String(resetFirst), "--port-file", port.path],
+                                                    "--reset-first", String(resetFirst), "--port-file", port.path] + (slow.map { ["--\($0)"] } ?? []),
                                         infoFile: port, test: test)
         return ("http://127.0.0.1:\(server.info)", log)
     }

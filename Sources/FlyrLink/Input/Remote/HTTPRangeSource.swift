@@ -5,8 +5,8 @@ import GeoParquet
 /// from one suffix request (`bytes=-8`), then the ranges the reader asks for. The column chunks a
 /// row group needs, named by `prepare`, are fetched together — ranges closer than `coalesceGap`
 /// in one request — and kept until the next row group's; anything else is fetched as asked.
-/// Transient failures (5xx, 429, timeouts, broken connections) are retried with backoff;
-/// 403, 404 and other client errors end the read with one line.
+/// Transient failures (5xx, 429, stalls, broken connections) are retried with backoff while the
+/// read's time (`RemoteReadLimits`) lasts; 403, 404 and other client errors end the read with one line.
 final class HTTPRangeSource: ByteSource, @unchecked Sendable {
     /// How many times a request is tried, and the pause before the second try (doubled each time).
     static let attempts = 4
@@ -16,6 +16,7 @@ final class HTTPRangeSource: ByteSource, @unchecked Sendable {
 
     let size: Int
     private let location: RemoteLocation
+    private let limits: RemoteReadLimits
     private let s3: S3Configuration?
     private let transfer: HTTPTransfer
     private let lock = NSLock()
@@ -28,12 +29,14 @@ final class HTTPRangeSource: ByteSource, @unchecked Sendable {
     var requests: Int { lock.withLock { counters.requests } }
     var bytesFetched: Int { lock.withLock { counters.bytes } }
 
-    init(_ location: RemoteLocation, environment: [String: String] = ProcessInfo.processInfo.environment) throws(RemoteSourceError) {
+    init(_ location: RemoteLocation, limits: RemoteReadLimits = RemoteReadLimits(),
+         environment: [String: String] = ProcessInfo.processInfo.environment) throws(RemoteSourceError) {
         self.location = location
+        self.limits = limits
         if case .s3 = location { s3 = try S3Configuration(environment: environment) } else { s3 = nil }
         transfer = try HTTPTransfer()
         var first = (requests: 0, bytes: 0)
-        let r = try Self.send(transfer, location, s3, range: "bytes=-8", counters: &first)
+        let r = try Self.send(transfer, location, s3, limits, range: "bytes=-8", counters: &first)
         if r.status == 200 {   // the server ignores Range: the body is the whole object
             size = r.body.count
             tail = (0, r.body)
@@ -76,7 +79,7 @@ final class HTTPRangeSource: ByteSource, @unchecked Sendable {
 
     /// One range, exactly (a server that ignores Range sends the whole object: the range is cut from it).
     private func fetch(_ range: Range<Int>) throws(RemoteSourceError) -> [UInt8] {
-        let r = try Self.send(transfer, location, s3, range: "bytes=\(range.lowerBound)-\(range.upperBound - 1)", counters: &counters)
+        let r = try Self.send(transfer, location, s3, limits, range: "bytes=\(range.lowerBound)-\(range.upperBound - 1)", counters: &counters)
         if r.status == 200, r.body.count == size { return Array(r.body[range]) }
         guard r.body.count == range.count else {
             throw RemoteSourceError("the server sent \(r.body.count) bytes for the \(range.count)-byte range \(range.lowerBound)-\(range.upperBound - 1)")
@@ -85,9 +88,9 @@ final class HTTPRangeSource: ByteSource, @unchecked Sendable {
     }
 
     /// One ranged GET of the object, with retries (`send`).
-    private static func send(_ transfer: HTTPTransfer, _ location: RemoteLocation, _ s3: S3Configuration?, range: String,
-                             counters: inout (requests: Int, bytes: Int)) throws(RemoteSourceError) -> HTTPTransfer.Response {
-        try send(transfer, signed: s3.map { $0.signer != nil }, counters: &counters) {
+    private static func send(_ transfer: HTTPTransfer, _ location: RemoteLocation, _ s3: S3Configuration?, _ limits: RemoteReadLimits,
+                             range: String, counters: inout (requests: Int, bytes: Int)) throws(RemoteSourceError) -> HTTPTransfer.Response {
+        try send(transfer, signed: s3.map { $0.signer != nil }, limits: limits, counters: &counters) {
             switch location {
             case let .http(u):
                 return (u, ["Range: \(range)"])
@@ -99,27 +102,33 @@ final class HTTPRangeSource: ByteSource, @unchecked Sendable {
         }
     }
 
-    /// One GET, tried up to `attempts` times while the failure is transient; a 2xx response, or
-    /// the error that ends the read. `request` gives the URL and headers of each attempt (an S3
+    /// One GET, tried up to `attempts` times while the failure is transient and `limits.timeout`
+    /// lasts (the attempts and the pauses between them all within it); a 2xx response, or the
+    /// error that ends the read. `request` gives the URL and headers of each attempt (an S3
     /// signature holds the time). `signed`: whether S3 requests are signed (nil: not S3).
-    static func send(_ transfer: HTTPTransfer, signed: Bool?, counters: inout (requests: Int, bytes: Int),
+    static func send(_ transfer: HTTPTransfer, signed: Bool?, limits: RemoteReadLimits, counters: inout (requests: Int, bytes: Int),
                      request: () -> (url: String, headers: [String])) throws(RemoteSourceError) -> HTTPTransfer.Response {
+        let deadline = ProcessInfo.processInfo.systemUptime + Double(limits.timeout)
+        var left: Double { deadline - ProcessInfo.processInfo.systemUptime }
         var delay = firstRetryDelay
         for attempt in 1...attempts {
             let (url, headers) = request()
             counters.requests += 1
-            let last = attempt == attempts
+            // (The last attempt is the last one the time left allows too.)
+            let last = attempt == attempts || left <= delay
             let suffix = attempt > 1 ? " (after \(attempt) attempts)" : ""
             let r: HTTPTransfer.Response
             do {
-                r = try transfer.get(url, headers: headers)
+                r = try transfer.get(url, headers: headers, seconds: max(left, 0.001), limits: limits)
             } catch {
+                // (curl's time limit was the time left: out of it, nothing more is tried.)
+                if error.code == 28, left < 0.05 { throw RemoteSourceError(limits.timedOut + suffix) }
                 if !last, error.isTransient {
                     Thread.sleep(forTimeInterval: delay)
                     delay *= 2
                     continue
                 }
-                throw RemoteSourceError("\(error.message)\(suffix)")
+                throw RemoteSourceError((error.isTooSlow ? limits.tooSlow : error.message) + suffix)
             }
             if (200..<300).contains(r.status) {
                 counters.bytes += r.body.count

@@ -19,6 +19,8 @@ final class HTTPTransfer {
         let message: String
         /// Worth another attempt: the connection broke or stalled, as opposed to a bad URL or name.
         var isTransient: Bool { [7, 18, 28, 35, 52, 55, 56].contains(code) }
+        /// Cut for going under the minimum rate (CURLE_OPERATION_TIMEDOUT, as a time limit is).
+        var isTooSlow: Bool { code == 28 && message.contains("too slow") }
     }
 
     private static let library: LateBoundTable<FlyrCurl> = {
@@ -42,8 +44,9 @@ final class HTTPTransfer {
 
     deinit { curl.curl_easy_cleanup(handle) }
 
-    /// GET `url` with `headers` (`Name: value`). HTTP error statuses are returned, not thrown.
-    func get(_ url: String, headers: [String]) throws(TransferFailure) -> Response {
+    /// GET `url` with `headers` (`Name: value`), in at most `seconds`, cut when under `limits`'
+    /// minimum rate. HTTP error statuses are returned, not thrown.
+    func get(_ url: String, headers: [String], seconds: Double, limits: RemoteReadLimits) throws(TransferFailure) -> Response {
         curl.curl_easy_reset(handle)
         var list: UnsafeMutablePointer<curl_slist>?
         for h in headers { list = curl.curl_slist_append(list, h) }
@@ -68,10 +71,12 @@ final class HTTPTransfer {
             _ = "flyr-link".withCString { flyr_curl_setopt_pointer(&curl, handle, CURLOPT_USERAGENT, $0) }
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_NOSIGNAL, 1)            // threads: no SIGALRM
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_FOLLOWLOCATION, 1)
-            _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_CONNECTTIMEOUT, 15)
-            // A stalled transfer (under 1 byte/s for 30 s) is a timeout, retried by the caller.
-            _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-            _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_LOW_SPEED_TIME, 30)
+            let milliseconds = max(1, Int(seconds * 1000))
+            _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_CONNECTTIMEOUT_MS, min(15_000, milliseconds))
+            _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_TIMEOUT_MS, milliseconds)
+            // A stalled or trickling transfer is cut ("too slow"), and retried by the caller.
+            _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_LOW_SPEED_LIMIT, limits.minRate)
+            _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_LOW_SPEED_TIME, limits.rateWindow)
             return curl.curl_easy_perform(handle)
         }
         guard code == CURLE_OK else {

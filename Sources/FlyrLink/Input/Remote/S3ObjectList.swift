@@ -4,7 +4,7 @@ import Foundation
 /// dataset named by its prefix: `s3://overturemaps-us-west-2/release/…/type=building/`.
 enum S3ObjectList {
     /// The keys under `prefix` that end in `.parquet`, in key order (S3 lists in UTF-8 byte order).
-    static func parquetKeys(bucket: String, prefix: String, _ s3: S3Configuration) throws(RemoteSourceError) -> [String] {
+    static func parquetKeys(bucket: String, prefix: String, _ s3: S3Configuration, limits: RemoteReadLimits) throws(RemoteSourceError) -> [String] {
         let transfer = try HTTPTransfer()
         var counters = (requests: 0, bytes: 0)
         var keys: [String] = []
@@ -14,7 +14,7 @@ enum S3ObjectList {
             if let token { parameters.append(("continuation-token", token)) }
             let query = S3Signer.canonicalQuery(parameters)
             let target = s3.request(bucket: bucket, key: "")
-            let r = try HTTPRangeSource.send(transfer, signed: s3.signer != nil, counters: &counters) {
+            let r = try HTTPRangeSource.send(transfer, signed: s3.signer != nil, limits: limits, counters: &counters) {
                 let signed = s3.signer?.headers(host: target.host, path: target.path, query: query, range: nil) ?? []
                 return (target.url + "?" + query, ["Host: \(target.host)"] + signed)
             }
