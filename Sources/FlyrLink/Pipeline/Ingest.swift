@@ -137,6 +137,10 @@ struct Ingest {
                 consumed += 1
                 if consumed > limits.rows { tooMany = limits.tooManyRows(); break }
                 let rawID = batch[r].values[0], ordinal = batch[r].ordinal
+                if let reason = batch[r].notAFeature {
+                    rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: reason))
+                    continue
+                }
                 let location: Point2
                 switch batch[r].geometry {
                 case .point(let p)?:
@@ -269,6 +273,10 @@ struct Ingest {
                 swap(&values, &batch[r].values)
                 let ordinal = batch[r].ordinal
                 let rawID = values[0]
+                if let reason = batch[r].notAFeature {
+                    rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: reason))
+                    continue
+                }
                 switch geometry {
                 case nil:
                     rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: missingGeometryReason(batch[r])))
