@@ -18,20 +18,27 @@ struct Ingest {
     }
 
     /// Picks the source CRS: the override, the source's own, or EPSG:4326 for a source without one
-    /// whose coordinates are all longitude/latitude. Anything else is an error: guessing would be wrong.
+    /// whose coordinates are longitude/latitude but for a stray few (each that row's reject).
+    /// Anything else is an error: guessing would be wrong.
     static func sourceCRS(_ table: SourceTable, sample: [Point2]) throws(InputError) -> (String, Bool) {
         if let crs = table.spec.crs { return (crs, false) }
         if let crs = table.crsDefinition, !table.crsIsFormatDefault { return (crs, false) }
         func isLonLat(_ p: Point2) -> Bool { abs(p.x) <= 180 && abs(p.y) <= 90 }
+        let lonLat = sample.count(where: isLonLat), other = sample.count - lonLat
         if let implied = table.crsDefinition {
             // GeoJSON without a `crs` member is lon/lat by definition (RFC 7946): kept when most of
             // its coordinates are (a stray one out of range is that row's reject), and the same
             // question as any source without a CRS when most are not (metres, say).
-            if 2 * sample.count(where: isLonLat) >= sample.count { return (implied, false) }
-        } else if sample.allSatisfy(isLonLat) {
+            if 2 * lonLat >= sample.count { return (implied, false) }
+        } else if other == 0 || (lonLat > 0 && other <= max(1, sample.count / 100)) {
+            // (A source in metres has few coordinates, if any, within ±180/±90: not 99 in 100.)
             return ("EPSG:4326", true)
         }
-        throw InputError("\(table.role.rawValue): \(table.spec.description) has no CRS and its coordinates are not longitude/latitude; give one with --\(table.role.rawValue)-crs (e.g. EPSG:25832)")
+        let option = "--\(table.role.rawValue)-crs"
+        if lonLat > 0, table.crsDefinition == nil, let first = sample.first(where: { !isLonLat($0) }) {
+            throw InputError("\(table.role.rawValue): \(table.spec.description) has no CRS, and \(other) of its first \(sample.count) coordinates are not longitude/latitude (the first: \(first.x), \(first.y)) while \(lonLat) are: fix those rows, or give its CRS with \(option)")
+        }
+        throw InputError("\(table.role.rawValue): \(table.spec.description) has no CRS and its coordinates are not longitude/latitude; give one with \(option) (e.g. EPSG:25832)")
     }
 
     static func transformer(for table: SourceTable, sample: [Point2]) throws(InputError) -> (CoordinateTransformer, String, Bool) {
