@@ -27,6 +27,10 @@ final class HTTPTransfer {
         return table
     }()
 
+    /// Redirects followed before a request fails (curl 8's default; older curl follows a loop until
+    /// the hops' headers outgrow its limit, and says "Too large response headers").
+    static let maxRedirects = 30
+
     private let curl: FlyrCurl
     private let handle: UnsafeMutableRawPointer
 
@@ -68,11 +72,15 @@ final class HTTPTransfer {
             _ = "flyr-link".withCString { flyr_curl_setopt_pointer(&curl, handle, CURLOPT_USERAGENT, $0) }
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_NOSIGNAL, 1)            // threads: no SIGALRM
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_FOLLOWLOCATION, 1)
+            _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_MAXREDIRS, Self.maxRedirects)
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_CONNECTTIMEOUT, 15)
             // A stalled transfer (under 1 byte/s for 30 s) is a timeout, retried by the caller.
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_LOW_SPEED_LIMIT, 1)
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_LOW_SPEED_TIME, 30)
             return curl.curl_easy_perform(handle)
+        }
+        if code == CURLE_TOO_MANY_REDIRECTS {
+            throw TransferFailure(code: Int(code.rawValue), message: "redirected more than \(Self.maxRedirects) times: a redirect loop (check the URL)")
         }
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
