@@ -13,8 +13,14 @@ final class GeoJSONMembersTests: XCTestCase {
         (301, 7, #"not a GeoJSON Feature: its "type" is not a string"#),
     ] }
 
-    /// The first `count` features of `source` with the `changes` made, a bare Point geometry in place
-    /// of member `bare`, and an empty object as the last member; returns the bare geometry's type.
+    /// Members replaced by values that are not objects.
+    static var nonObjects: [(member: Int, value: Any)] { [(380, 42), (390, NSNull()), (395, "Feature")] }
+    static let nonObjectReasons = [381: "not a GeoJSON Feature: a number, not an object", 391: "not a GeoJSON Feature: null, not an object",
+                                   396: "not a GeoJSON Feature: a string, not an object"]
+
+    /// The first `count` features of `source` with the `changes` and `nonObjects` made, a bare
+    /// geometry in place of member `bare`, and an empty object as the last member; returns the
+    /// bare geometry's type.
     @discardableResult
     func brokenCopy(of source: String, count: Int, bare: Int, to path: URL) throws -> String {
         let data = try Data(contentsOf: URL(fileURLWithPath: source))
@@ -26,7 +32,9 @@ final class GeoJSONMembersTests: XCTestCase {
         let geometry = try XCTUnwrap(features[bare]["geometry"] as? [String: Any])
         features[bare] = geometry
         features.append([:])
-        collection["features"] = features
+        var members: [Any] = features
+        for (member, value) in Self.nonObjects { members[member] = value }
+        collection["features"] = members
         try JSONSerialization.data(withJSONObject: collection).write(to: path)
         return try XCTUnwrap(geometry["type"] as? String)
     }
@@ -48,6 +56,7 @@ final class GeoJSONMembersTests: XCTestCase {
         for (layer, bare) in [("addresses", 251), ("buildings", 321)] {
             let reasons = Dictionary(rejects.filter { $0["layer"] == layer }.map { (Int($0["source_row"]!)!, $0["reason"]!) }) { a, _ in a }
             for e in expected { XCTAssertEqual(reasons[e.row], e.reason, "\(layer) row \(e.row)") }
+            for (row, reason) in Self.nonObjectReasons { XCTAssertEqual(reasons[row], reason, "\(layer) row \(row)") }
             XCTAssertEqual(reasons[bare], #"not a GeoJSON Feature: a bare \#(bareTypes[layer]!) geometry ("type" must be "Feature", with the geometry in "geometry")"#,
                            "\(layer) row \(bare)")
             XCTAssertEqual(reasons[400], #"not a GeoJSON Feature: it has no "type" member"#, "\(layer) row 400")
@@ -65,13 +74,13 @@ final class GeoJSONMembersTests: XCTestCase {
         let dir = TestPaths.temporaryDirectory(self)
         let feature = #"{"type":"Feature","properties":{"id":"f"},"geometry":{"type":"Point","coordinates":[24.9,60.1]}}"#
         let seq = dir.appendingPathComponent("a.geojsonl")
-        try [feature, #"{"type":"Point","coordinates":[24.9,60.1]}"#, "{}", feature].joined(separator: "\n").write(to: seq, atomically: true, encoding: .utf8)
+        try [feature, #"{"type":"Point","coordinates":[24.9,60.1]}"#, "{}", "7", feature].joined(separator: "\n").write(to: seq, atomically: true, encoding: .utf8)
         let collection = dir.appendingPathComponent("b.geojson")
-        try #"{"features":[\#(feature),{},{"type":null,"properties":{"id":"n"}},\#(feature)],"type":"FeatureCollection"}"#
+        try #"{"features":[\#(feature),{},{"type":null,"properties":{"id":"n"}},[1,{}],\#(feature)],"type":"FeatureCollection"}"#
             .write(to: collection, atomically: true, encoding: .utf8)
-        for (path, rejected) in [(seq.path, [2, 3]), (collection.path, [2, 3])] {
+        for (path, rejected) in [(seq.path, [2, 3, 4]), (collection.path, [2, 3, 4])] {
             let table = try GeoJSONSourceReader.read(SourceSpec(location: path), role: .addresses, mapping: FieldMapping())
-            XCTAssertEqual(table.records.map(\.ordinal), [1, 2, 3, 4], path)
+            XCTAssertEqual(table.records.map(\.ordinal), [1, 2, 3, 4, 5], path)
             XCTAssertEqual(table.records.filter { $0.notAFeature != nil }.map(\.ordinal), rejected, path)
         }
         // A file whose one value is a bare geometry is still GDAL's to read (as one feature).

@@ -255,7 +255,10 @@ enum GeoJSONSourceReader {
         var type = MemberType.absent
         var hasFeatures = false
         let topLevel = place != .collection
-        if try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
+        if place != .fileStart, let kind = MemberType.nonObjectKind(try s.peek()) {
+            try s.skipValue()
+            type = .notAnObject(kind)
+        } else if try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
             repeat {
                 let key = try s.string()
                 try s.expect(UInt8(ascii: ":"))
@@ -322,6 +325,20 @@ enum GeoJSONSourceReader {
     enum MemberType: Equatable {
         case absent, null, notAString
         case named(String)
+        /// Not an object at all: a JSON string, number, array, boolean or null.
+        case notAnObject(String)
+
+        /// What a value that starts with `c` is, when not an object.
+        static func nonObjectKind(_ c: UInt8) -> String? {
+            switch c {
+            case UInt8(ascii: "{"): nil
+            case UInt8(ascii: "\""): "a string"
+            case UInt8(ascii: "["): "an array"
+            case UInt8(ascii: "n"): "null"
+            case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
+            default: "a number"
+            }
+        }
 
         static func read(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> MemberType {
             let first = try s.peek()
@@ -340,6 +357,7 @@ enum GeoJSONSourceReader {
             case .absent: return "not a GeoJSON Feature: it has no \"type\" member"
             case .null: return "not a GeoJSON Feature: its \"type\" is null"
             case .notAString: return "not a GeoJSON Feature: its \"type\" is not a string"
+            case .notAnObject(let kind): return "not a GeoJSON Feature: \(kind), not an object"
             case .named(let name) where Self.geometryTypes.contains(name):
                 return "not a GeoJSON Feature: a bare \(name) geometry (\"type\" must be \"Feature\", with the geometry in \"geometry\")"
             case .named(let name):
