@@ -255,47 +255,51 @@ enum GeoJSONSourceReader {
         var type = MemberType.absent
         var hasFeatures = false
         let topLevel = place != .collection
+        // (Members in any order; `another`: one follows.)
+        var another = false
         if place != .fileStart, let kind = MemberType.nonObjectKind(try s.peek()) {
             try s.skipValue()
             type = .notAnObject(kind)
-        } else if try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) {
-            repeat {
-                let key = try s.string()
-                try s.expect(UInt8(ascii: ":"))
-                switch key {
-                case "type":
-                    type = try MemberType.read(&s)
-                    if place == .fileStart && !hasFeatures && !type.isFeature && type != .named("FeatureCollection") { throw s.fail(notFeatures) }
-                case "features" where topLevel:
-                    hasFeatures = true
-                    try readFeatures(&s, &state)
-                case "crs" where topLevel:
-                    state.crs = try crsName(&s)
-                case "id":
-                    featureID = try s.scalarText()
-                case "properties":
-                    try readProperties(&s, &state, into: &props)
-                case "geometry":
-                    let mark = s.i
-                    do {
-                        geometry = try GeoJSONGeometry.read(&s)
-                    } catch let e as GeoJSONGeometry.Invalid {
-                        geometryError = e.description
-                    } catch let e as GeoJSONScanner.Failure {
-                        // A malformed geometry inside well-formed JSON (a position of one number or of
-                        // strings, coordinates nested too deeply): this feature's reject, and the file
-                        // goes on. Broken JSON still ends the read (skipping it throws).
-                        s.i = mark
-                        try s.skipValue()
-                        geometry = nil
-                        geometryError = e.what
-                    } catch {
-                        throw s.fail("\(error)")
-                    }
-                default:
+        } else {
+            another = try s.open(UInt8(ascii: "{"), UInt8(ascii: "}"))
+        }
+        while another {
+            let key = try s.string()
+            try s.expect(UInt8(ascii: ":"))
+            switch key {
+            case "type":
+                type = try MemberType.read(&s)
+                if place == .fileStart && !hasFeatures && !type.isFeature && type != .named("FeatureCollection") { throw s.fail(notFeatures) }
+            case "features" where topLevel:
+                hasFeatures = true
+                try readFeatures(&s, &state)
+            case "crs" where topLevel:
+                state.crs = try crsName(&s)
+            case "id":
+                featureID = try s.scalarText()
+            case "properties":
+                try readProperties(&s, &state, into: &props)
+            case "geometry":
+                let mark = s.i
+                do {
+                    geometry = try GeoJSONGeometry.read(&s)
+                } catch let e as GeoJSONGeometry.Invalid {
+                    geometryError = e.description
+                } catch let e as GeoJSONScanner.Failure {
+                    // A malformed geometry inside well-formed JSON (a position of one number or of
+                    // strings, coordinates nested too deeply): this feature's reject, and the file
+                    // goes on. Broken JSON still ends the read (skipping it throws).
+                    s.i = mark
                     try s.skipValue()
+                    geometry = nil
+                    geometryError = e.what
+                } catch {
+                    throw s.fail("\(error)")
                 }
-            } while try s.more(closer: UInt8(ascii: "}"))
+            default:
+                try s.skipValue()
+            }
+            another = try s.more(closer: UInt8(ascii: "}"))
         }
         if topLevel && (hasFeatures || type == .named("FeatureCollection")) { return }
         var values: [String?] = []
