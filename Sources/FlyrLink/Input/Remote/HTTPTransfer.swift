@@ -69,10 +69,10 @@ final class HTTPTransfer {
             _ = flyr_curl_setopt_write(&curl, handle, write)
             _ = flyr_curl_setopt_pointer(&curl, handle, CURLOPT_WRITEDATA, context)
             _ = flyr_curl_setopt_pointer(&curl, handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
+            _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_MAXREDIRS, Self.maxRedirects)
             _ = "flyr-link".withCString { flyr_curl_setopt_pointer(&curl, handle, CURLOPT_USERAGENT, $0) }
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_NOSIGNAL, 1)            // threads: no SIGALRM
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_FOLLOWLOCATION, 1)
-            _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_MAXREDIRS, Self.maxRedirects)
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_CONNECTTIMEOUT, 15)
             // A stalled transfer (under 1 byte/s for 30 s) is a timeout, retried by the caller.
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_LOW_SPEED_LIMIT, 1)
