@@ -17,7 +17,8 @@ struct TileOptions: ParsableArguments {
     @Option(help: "The plan (flyr-link plan).")
     var plan: String
 
-    @Option(help: "The tile's index in the plan.")
+    // (Unconditional: `--tile -1` is the value -1, told to be ≥ 0, not a flag leaving --tile without one.)
+    @Option(parsing: .unconditional, help: "The tile's index in the plan.")
     var tile: Int
 
     @Option(help: "Worker threads (default: the machine's cores). Outputs do not depend on it.")

@@ -222,6 +222,9 @@ extension GeoParquetFile {
             guard ParquetPhysicalType(thrift: md.type) == leaf.physicalType else {
                 throw DecodeError.metadata("column chunk type \(md.type) does not match the schema")
             }
+            // An empty row group's chunk may hold no data page (Arrow then writes data_page_offset
+            // 0): there is nothing to read.
+            if rows == 0 { return try ColumnChunkDecoder(leaf: leaf, kind: kind, codec: md.codec).decode(chunk: [], numRows: 0) }
             guard let range = chunkRange(rg, leaf: leaf) else {
                 var start = md.dataPageOffset
                 if let d = md.dictionaryPageOffset, d > 0, d < start { start = d }

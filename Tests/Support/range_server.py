@@ -2,7 +2,7 @@
 """A loopback HTTP server with Range support (Python's http.server has none), for the remote
 GeoParquet tests. Serves the files under --root; answers GET and HEAD with `Range: bytes=a-b`,
 `bytes=a-` and `bytes=-n` (206 with Content-Range), 416 for a range past the end; 404 for a
-missing file, 403 for any path under /forbidden/; with --fail-first N, the first N requests get
+missing file, 403 for any path under /forbidden/, a redirect to itself for any under /loop/; with --fail-first N, the first N requests get
 503; with --reset-first N, the first N requests get no answer, their connection closed (logged
 with status 0). With --stall, no request gets an answer (the connection kept open); with
 --trickle, every answer's body is sent two bytes a second. Every request is appended to --log as
@@ -70,6 +70,8 @@ class Handler(BaseHTTPRequestHandler):
         if n <= args.fail_first:
             return self.reply(503, b"try again\n", rng=rng)
         path = self.path.split("?", 1)[0]
+        if path.startswith("/loop/"):
+            return self.reply(302, b"", [("Location", self.path)], rng=rng)
         if path.startswith("/forbidden/"):
             return self.reply(403, b"<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>", rng=rng)
         full = os.path.realpath(os.path.join(args.root, path.lstrip("/")))

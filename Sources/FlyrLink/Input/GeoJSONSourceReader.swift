@@ -4,7 +4,8 @@ import Foundation
 /// GDAL's GeoJSON driver builds every feature as an OGR object and reads a few MB/s, which makes
 /// it the slowest part of a large run. This reader scans the memory-mapped file once, keeps only
 /// the properties the field mapping asks for and decodes geometry straight into `SourceGeometry`.
-/// It gives the same records as GDAL (a test compares them); anything it does not handle — a
+/// It gives the same records as GDAL (a test compares them), except that a member that is not a
+/// Feature is a row to reject, where GDAL guesses; anything it does not handle — a
 /// named layer, a remote or compressed path — goes to GDAL.
 enum GeoJSONSourceReader {
     /// `.json` goes to GDAL: it may be Esri JSON or TopoJSON, which GDAL also reads.
@@ -164,15 +165,22 @@ enum GeoJSONSourceReader {
     static func readTopLevel(_ s: inout GeoJSONScanner, _ state: inout ReadState) throws(GeoJSONScanner.Failure) {
         s.skipSpace()
         guard !s.atEnd else { throw s.fail("empty file") }
+        var place = Place.fileStart
         while true {
             s.skipSpace()
             if s.atEnd { return }
-            try readObject(&s, &state, topLevel: true)
+            try readObject(&s, &state, place)
+            place = .sequence
             s.releaseConsumed()
         }
     }
 
     static let notFeatures = "not a FeatureCollection or Feature"
+
+    /// Where an object is: the file's first value (a FeatureCollection or a Feature, or else the
+    /// file is GDAL's to read), a later top-level value of a text sequence, or a member of
+    /// `features`. Past the first, an object that is not a Feature is a rejected row.
+    enum Place { case fileStart, sequence, collection }
 
     /// A FeatureCollection's features, parsed on all cores: the array is cut into batches of about
     /// 4 MB (a batch's records are held at once, for each layer); in each, the features' extents
@@ -221,7 +229,7 @@ enum GeoJSONSourceReader {
                 for k in (p * spans.count / n)..<((p + 1) * spans.count / n) {
                     var scanner = GeoJSONScanner(bytes)
                     scanner.i = spans[k].lowerBound
-                    do throws(GeoJSONScanner.Failure) { try readObject(&scanner, &local, topLevel: false) } catch { failure = error; break }
+                    do throws(GeoJSONScanner.Failure) { try readObject(&scanner, &local, .collection) } catch { failure = error; break }
                 }
                 results.set(p, (local, failure))
             }
@@ -232,8 +240,9 @@ enum GeoJSONSourceReader {
         }
     }
 
-    /// A FeatureCollection or a Feature, members in any order.
-    static func readObject(_ s: inout GeoJSONScanner, _ state: inout ReadState, topLevel: Bool) throws(GeoJSONScanner.Failure) {
+    /// A FeatureCollection or a Feature, members in any order; any other object where a Feature
+    /// belongs is a row rejected for it (`notAFeatureReason`).
+    static func readObject(_ s: inout GeoJSONScanner, _ state: inout ReadState, _ place: Place) throws(GeoJSONScanner.Failure) {
         var featureID: String?
         // The wanted properties of this object, in a buffer reused from feature to feature.
         var props: [(rank: Int, value: String?)?] = []
@@ -243,17 +252,26 @@ enum GeoJSONSourceReader {
         props.append(contentsOf: repeatElement(nil, count: state.fields.count))
         var geometry: SourceGeometry?
         var geometryError: String?
-        var isFeature = false
-        guard try s.open(UInt8(ascii: "{"), UInt8(ascii: "}")) else { return }
-        repeat {
+        var type = MemberType.absent
+        var hasFeatures = false
+        let topLevel = place != .collection
+        // (Members in any order; `another`: one follows.)
+        var another = false
+        if place != .fileStart, let kind = MemberType.nonObjectKind(try s.peek()) {
+            try s.skipValue()
+            type = .notAnObject(kind)
+        } else {
+            another = try s.open(UInt8(ascii: "{"), UInt8(ascii: "}"))
+        }
+        while another {
             let key = try s.string()
             try s.expect(UInt8(ascii: ":"))
             switch key {
             case "type":
-                let type = try s.scalarText()
-                if topLevel && type != "Feature" && type != "FeatureCollection" { throw s.fail(notFeatures) }
-                isFeature = type == "Feature" || isFeature
+                type = try MemberType.read(&s)
+                if place == .fileStart && !hasFeatures && !type.isFeature && type != .named("FeatureCollection") { throw s.fail(notFeatures) }
             case "features" where topLevel:
+                hasFeatures = true
                 try readFeatures(&s, &state)
             case "crs" where topLevel:
                 state.crs = try crsName(&s)
@@ -281,8 +299,9 @@ enum GeoJSONSourceReader {
             default:
                 try s.skipValue()
             }
-        } while try s.more(closer: UInt8(ascii: "}"))
-        guard isFeature else { return }
+            another = try s.more(closer: UInt8(ascii: "}"))
+        }
+        if topLevel && (hasFeatures || type == .named("FeatureCollection")) { return }
         var values: [String?] = []
         values.reserveCapacity(state.fields.count)
         for f in state.fields.indices {
@@ -297,9 +316,58 @@ enum GeoJSONSourceReader {
             }
         }
         var record = SourceTable.Record(ordinal: state.sink.count + 1, values: values, wkb: nil)
-        record.geometry = geometry
-        record.geometryError = geometryError
+        if type.isFeature {
+            record.geometry = geometry
+            record.geometryError = geometryError
+        } else {
+            record.notAFeature = type.notAFeatureReason
+        }
         state.sink.append(record)
+    }
+
+    /// An object's `type` member, as far as telling a Feature from anything else goes.
+    enum MemberType: Equatable {
+        case absent, null, notAString
+        case named(String)
+        /// Not an object at all: a JSON string, number, array, boolean or null.
+        case notAnObject(String)
+
+        /// What a value that starts with `c` is, when not an object.
+        static func nonObjectKind(_ c: UInt8) -> String? {
+            switch c {
+            case UInt8(ascii: "{"): nil
+            case UInt8(ascii: "\""): "a string"
+            case UInt8(ascii: "["): "an array"
+            case UInt8(ascii: "n"): "null"
+            case UInt8(ascii: "t"), UInt8(ascii: "f"): "a boolean"
+            default: "a number"
+            }
+        }
+
+        static func read(_ s: inout GeoJSONScanner) throws(GeoJSONScanner.Failure) -> MemberType {
+            let first = try s.peek()
+            let text = try s.scalarText()
+            if first == UInt8(ascii: "\"") { return .named(text ?? "") }
+            return first == UInt8(ascii: "n") ? .null : .notAString
+        }
+
+        var isFeature: Bool { self == .named("Feature") }
+
+        static let geometryTypes: Set<String> = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"]
+
+        /// Why an object with this type is not a Feature (a row's reject reason).
+        var notAFeatureReason: String {
+            switch self {
+            case .absent: return "not a GeoJSON Feature: it has no \"type\" member"
+            case .null: return "not a GeoJSON Feature: its \"type\" is null"
+            case .notAString: return "not a GeoJSON Feature: its \"type\" is not a string"
+            case .notAnObject(let kind): return "not a GeoJSON Feature: \(kind), not an object"
+            case .named(let name) where Self.geometryTypes.contains(name):
+                return "not a GeoJSON Feature: a bare \(name) geometry (\"type\" must be \"Feature\", with the geometry in \"geometry\")"
+            case .named(let name):
+                return "not a GeoJSON Feature: its \"type\" is \"\(name)\", not \"Feature\""
+            }
+        }
     }
 
     /// The wanted properties: for each field the best-ranked candidate with a non-empty value.

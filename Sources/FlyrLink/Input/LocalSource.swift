@@ -3,12 +3,12 @@ import Foundation
 /// What kind of local file a source path names, so that a pipe or a directory is told apart from
 /// a file before a reader opens it (opening a FIFO blocks, mapping a directory says "No such device").
 enum LocalSource {
-    enum Kind { case regular, directory, pipe, other, missing }
+    enum Kind { case regular, directory, pipe, other, missing, linkLoop }
 
     /// The kind of what `path` names, symbolic links followed (`/dev/fd/63` is a pipe).
     static func kind(_ path: String) -> Kind {
         var st = stat()
-        guard stat(path, &st) == 0 else { return .missing }
+        guard stat(path, &st) == 0 else { return errno == ELOOP ? .linkLoop : .missing }
         switch st.st_mode & S_IFMT {
         case S_IFREG: return .regular
         case S_IFDIR: return .directory
@@ -62,6 +62,8 @@ enum LocalSource {
             return "is a pipe, not a file: sources are read more than once, so pipes (e.g. <(…)) are not supported; write it to a file first"
         case .other:
             return "is a device, not a file: write it to a file first"
+        case .linkLoop:
+            return "is a symbolic-link loop (too many levels of symbolic links): make the link point at a file"
         default:
             return nil
         }

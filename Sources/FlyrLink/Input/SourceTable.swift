@@ -9,6 +9,9 @@ struct SourceTable: Sendable {
         var geometry: SourceGeometry?
         /// Set when the geometry could not be decoded.
         var geometryError: String?
+        /// Set when the row is not a feature at all (a GeoJSON member whose `type` is not
+        /// "Feature"): the reason it is rejected.
+        var notAFeature: String?
 
         init(ordinal: Int, values: [String?], wkb: [UInt8]?) {
             self.ordinal = ordinal

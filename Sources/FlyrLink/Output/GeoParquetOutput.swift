@@ -38,7 +38,7 @@ enum GeoParquetOutput {
                 case .boolean(let b)?: columns[k].append(bool: b)
                 }
             }
-            guard let g = gdal.OGR_F_GetGeometryRef(feature) else { return geometry.appendNull() }
+            guard let feature, let g = gdal.OGR_F_GetGeometryRef(feature) else { return geometry.appendNull() }
             wkb = [UInt8](repeating: 0, count: Int(gdal.OGR_G_WkbSize(g)))
             guard wkb.withUnsafeMutableBufferPointer({ gdal.OGR_G_ExportToIsoWkb(g, wkbNDR, $0.baseAddress) }) == OGRERR_NONE else {
                 throw OutputError("\(geojson): a geometry GDAL cannot write as WKB")

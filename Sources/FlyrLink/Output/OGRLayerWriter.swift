@@ -36,7 +36,7 @@ final class OGROutputDataset {
         let promote = layer.geometry == .polygons
         try inTransactions(transactions) { row in
             try StagedLayerReader(layer: layer, path: staged).forEachRow { values, source in
-                let geometry = layer.geometry == .none ? nil : gdal.OGR_F_StealGeometry(source)
+                let geometry = layer.geometry == .none ? nil : source.flatMap { gdal.OGR_F_StealGeometry($0) }
                 try add(values, geometry: promote ? geometry.flatMap { gdal.OGR_G_ForceToMultiPolygon($0) } : geometry, to: target)
                 try row()
             }

@@ -18,20 +18,27 @@ struct Ingest {
     }
 
     /// Picks the source CRS: the override, the source's own, or EPSG:4326 for a source without one
-    /// whose coordinates are all longitude/latitude. Anything else is an error: guessing would be wrong.
+    /// whose coordinates are longitude/latitude but for a stray few (each that row's reject).
+    /// Anything else is an error: guessing would be wrong.
     static func sourceCRS(_ table: SourceTable, sample: [Point2]) throws(InputError) -> (String, Bool) {
         if let crs = table.spec.crs { return (crs, false) }
         if let crs = table.crsDefinition, !table.crsIsFormatDefault { return (crs, false) }
         func isLonLat(_ p: Point2) -> Bool { abs(p.x) <= 180 && abs(p.y) <= 90 }
+        let lonLat = sample.count(where: isLonLat), other = sample.count - lonLat
         if let implied = table.crsDefinition {
             // GeoJSON without a `crs` member is lon/lat by definition (RFC 7946): kept when most of
             // its coordinates are (a stray one out of range is that row's reject), and the same
             // question as any source without a CRS when most are not (metres, say).
-            if 2 * sample.count(where: isLonLat) >= sample.count { return (implied, false) }
-        } else if sample.allSatisfy(isLonLat) {
+            if 2 * lonLat >= sample.count { return (implied, false) }
+        } else if other == 0 || (lonLat > 0 && other <= max(1, sample.count / 100)) {
+            // (A source in metres has few coordinates, if any, within ±180/±90: not 99 in 100.)
             return ("EPSG:4326", true)
         }
-        throw InputError("\(table.role.rawValue): \(table.spec.description) has no CRS and its coordinates are not longitude/latitude; give one with --\(table.role.rawValue)-crs (e.g. EPSG:25832)")
+        let option = "--\(table.role.rawValue)-crs"
+        if lonLat > 0, table.crsDefinition == nil, let first = sample.first(where: { !isLonLat($0) }) {
+            throw InputError("\(table.role.rawValue): \(table.spec.description) has no CRS, and \(other) of its first \(sample.count) coordinates are not longitude/latitude (the first: \(first.x), \(first.y)) while \(lonLat) are: fix those rows, or give its CRS with \(option)")
+        }
+        throw InputError("\(table.role.rawValue): \(table.spec.description) has no CRS and its coordinates are not longitude/latitude; give one with \(option) (e.g. EPSG:25832)")
     }
 
     static func transformer(for table: SourceTable, sample: [Point2]) throws(InputError) -> (CoordinateTransformer, String, Bool) {
@@ -137,6 +144,10 @@ struct Ingest {
                 consumed += 1
                 if consumed > limits.rows { tooMany = limits.tooManyRows(); break }
                 let rawID = batch[r].values[0], ordinal = batch[r].ordinal
+                if let problem = Ingest.rowProblem(id: rawID, batch[r]) {
+                    rejects.append(Reject(layer: layer, sourceRow: ordinal, id: Ingest.rejectedID(rawID), reason: problem))
+                    continue
+                }
                 let location: Point2
                 switch batch[r].geometry {
                 case .point(let p)?:
@@ -147,14 +158,21 @@ struct Ingest {
                     rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: Ingest.addressGeometryProblem(batch[r])))
                     continue
                 }
+                if let field = Ingest.fieldWithNUL(batch[r].values, kept: kept) {
+                    rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: "\(field) contains a NUL byte"))
+                    continue
+                }
                 // Taken from the record (no reference left, so trimming in place copies nothing);
                 // the batch's rows pack them into one slab.
                 var values: [String?] = []
                 swap(&values, &batch[r].values)
                 // (A content id is made from every value, whichever the run keeps.)
-                if rawID.map(trimmed)?.isEmpty ?? true { unnamed.append((keys.count + batchRows.count, Array(values.dropFirst()))) }
-                // The id and the kept values, trimmed; an empty one is none (an id made later).
-                for k in values.indices {
+                let hasID = Ingest.isID(rawID)
+                if !hasID { unnamed.append((keys.count + batchRows.count, Array(values.dropFirst()))) }
+                // The id as it is (byte for byte), or none (an id made later); the kept values
+                // trimmed, an empty one none.
+                values[0] = hasID ? rawID : nil
+                for k in values.indices.dropFirst() {
                     if let kept, !kept[k] { values[k] = nil; continue }
                     if let v = values[k] {
                         let t = trimmed(v)
@@ -269,6 +287,10 @@ struct Ingest {
                 swap(&values, &batch[r].values)
                 let ordinal = batch[r].ordinal
                 let rawID = values[0]
+                if let problem = Ingest.rowProblem(id: rawID, batch[r]) {
+                    rejects.append(Reject(layer: layer, sourceRow: ordinal, id: Ingest.rejectedID(rawID), reason: problem))
+                    continue
+                }
                 switch geometry {
                 case nil:
                     rejects.append(Reject(layer: layer, sourceRow: ordinal, id: rawID, reason: missingGeometryReason(batch[r])))
@@ -284,9 +306,9 @@ struct Ingest {
                         usable = Footprint(polygons: polygons)
                     }
                     guard footprints.points + usable.points.count <= limits.points else { tooMany = limits.tooManyPoints(); break records }
-                    let id = rawID.map(trimmed) ?? ""
-                    if id.isEmpty { unnamed.append(keys.count + batchRows.count) }
-                    batchRows.append((ids.append([id.isEmpty ? nil : id]), values[1].flatMap(parseNumber).map { heightScale == 1 ? $0 : $0 * heightScale },
+                    let hasID = Ingest.isID(rawID)
+                    if !hasID { unnamed.append(keys.count + batchRows.count) }
+                    batchRows.append((ids.append([hasID ? rawID : nil]), values[1].flatMap(parseNumber).map { heightScale == 1 ? $0 : $0 * heightScale },
                                       values[2].flatMap(parseNumber).flatMap { Int(exactly: $0.rounded()) }, BuildingType(tag: values[3]), ordinal))
                     footprints.append(usable)
                 case .empty(let type)?:
@@ -365,6 +387,34 @@ struct Ingest {
         /// The id's UTF-8 bytes where they are kept (no String made).
         func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R
         var sourceRow: Int { get }
+    }
+
+    /// Why a row is rejected whatever its geometry: it is not a feature, or its id has a NUL byte
+    /// (GeoPackage and FlatGeobuf cut a text at one, PostgreSQL refuses it: no format keeps it).
+    static func rowProblem(id: String?, _ record: SourceTable.Record) -> String? {
+        if let id, id.utf8.contains(0) { return "id contains a NUL byte" }
+        return record.notAFeature
+    }
+
+    /// The first value the run keeps, after the id, that holds a NUL byte: its field's name.
+    static func fieldWithNUL(_ values: [String?], kept: [Bool]?) -> String? {
+        for k in values.indices.dropFirst() where kept?[k] ?? true {
+            if let v = values[k], v.utf8.contains(0) { return AddressField.allCases[k].rawValue }
+        }
+        return nil
+    }
+
+    /// A rejected row's id as rejects.csv names it: none when it has a NUL byte.
+    static func rejectedID(_ id: String?) -> String? {
+        guard let id, !id.utf8.contains(0) else { return nil }
+        return id
+    }
+
+    /// Whether a source value is an id: ids are kept byte for byte (`x` and ` x` are two ids), but
+    /// one that is empty or only spaces and tabs is none (the row gets a content id).
+    static func isID(_ value: String?) -> Bool {
+        guard let value else { return false }
+        return !trimmed(value).isEmpty
     }
 
     /// Why a row without a usable geometry has none.

@@ -29,6 +29,10 @@ final class HTTPTransfer {
         return table
     }()
 
+    /// Redirects followed before a request fails (curl 8's default; older curl follows a loop until
+    /// the hops' headers outgrow its limit, and says "Too large response headers").
+    static let maxRedirects = 30
+
     private let curl: FlyrCurl
     private let handle: UnsafeMutableRawPointer
 
@@ -68,6 +72,7 @@ final class HTTPTransfer {
             _ = flyr_curl_setopt_write(&curl, handle, write)
             _ = flyr_curl_setopt_pointer(&curl, handle, CURLOPT_WRITEDATA, context)
             _ = flyr_curl_setopt_pointer(&curl, handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
+            _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_MAXREDIRS, Self.maxRedirects)
             _ = "flyr-link".withCString { flyr_curl_setopt_pointer(&curl, handle, CURLOPT_USERAGENT, $0) }
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_NOSIGNAL, 1)            // threads: no SIGALRM
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_FOLLOWLOCATION, 1)
@@ -78,6 +83,9 @@ final class HTTPTransfer {
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_LOW_SPEED_LIMIT, limits.minRate)
             _ = flyr_curl_setopt_long(&curl, handle, CURLOPT_LOW_SPEED_TIME, limits.rateWindow)
             return curl.curl_easy_perform(handle)
+        }
+        if code == CURLE_TOO_MANY_REDIRECTS {
+            throw TransferFailure(code: Int(code.rawValue), message: "redirected more than \(Self.maxRedirects) times: a redirect loop (check the URL)")
         }
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)
