@@ -375,8 +375,8 @@ final class ReportPageTests: XCTestCase {
         XCTAssertEqual(try self.page(out), page)
     }
 
-    /// An output holding report.html is still flyr-link's own: a re-run replaces it (marker), and so
-    /// would one written before the marker existed (flyr-link's file names only).
+    /// An output holding report.html is still flyr-link's own: a re-run replaces it (marker); one
+    /// without the marker (flyr-link's file names only) only with --overwrite.
     func testAnOutputWithItsPageIsStillFlyrLinksOwn() throws {
         let dir = TestPaths.temporaryDirectory(self)
         let out = dir.appendingPathComponent("out").path
@@ -389,9 +389,10 @@ final class ReportPageTests: XCTestCase {
         let legacy = dir.appendingPathComponent("legacy")
         try FileManager.default.createDirectory(at: legacy, withIntermediateDirectories: true)
         for name in ["links.csv", "report.json", "report.html"] { try Data().write(to: legacy.appendingPathComponent(name)) }
-        XCTAssertNoThrow(try OutputTarget.check(path: legacy.path, overwrite: false, inputs: []))
-        try Data().write(to: legacy.appendingPathComponent("notes.txt"))
         XCTAssertThrowsError(try OutputTarget.check(path: legacy.path, overwrite: false, inputs: []))
+        XCTAssertNoThrow(try OutputTarget.check(path: legacy.path, overwrite: true, inputs: []))
+        try Data().write(to: legacy.appendingPathComponent("notes.txt"))
+        XCTAssertThrowsError(try OutputTarget.check(path: legacy.path, overwrite: true, inputs: []))
     }
 
     /// The spots as the page finds them (`WorstSpots.Cells`, `choose`, then `Counting`), from

@@ -51,6 +51,7 @@ public enum TileParts {
     /// at all (a temporary sibling renamed into place: a task killed half-way leaves nothing).
     static func write(_ run: LinkRun, scope: TileScope, accessory: [Bool], tile: Int, plan: String, to directory: String) throws {
         let fm = FileManager.default
+        _ = try WritePath.resolve(directory, role: "tile \(tile)'s parts", inputs: run.options.inputLocations)
         removeLeftovers(of: directory)
         let temporary = temporaryName(directory)
         defer { try? fm.removeItem(atPath: temporary) }

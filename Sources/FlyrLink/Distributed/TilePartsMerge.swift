@@ -95,7 +95,7 @@ public enum TilePartsMerge {
         if options.writeHTML, options.format != .gpkg {
             observer?(.started(.report, detail: ReportFile.name))
             let t0 = Date()
-            try ReportFile.redraw(directory: dir.staging.path,
+            _ = try ReportFile.redraw(directory: dir.staging.path,
                                   houseNumbers: options.only == .links ? try houseNumbers(of: tiles, in: directory) : [:], checkingLinks: false)
             observer?(.finished(.report, detail: ReportFile.name, seconds: Date().timeIntervalSince(t0), items: counts.addresses))
         }

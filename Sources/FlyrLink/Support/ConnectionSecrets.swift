@@ -5,11 +5,11 @@ import Foundation
 /// through `masked` before it is printed or written.
 public enum ConnectionSecrets {
     /// `scheme://user:password@host` → `scheme://user:***@host`.
-    nonisolated(unsafe) private static let uriPassword = try! NSRegularExpression(
+    private static let uriPassword = try! NSRegularExpression(
         pattern: #"([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@]*):[^\s@]*@"#)
     /// `password=secret`, `password = 'se cret'`, `?password=secret&…` (libpq conninfo and URI
     /// query parameters), every occurrence.
-    nonisolated(unsafe) private static let keyPassword = try! NSRegularExpression(
+    private static let keyPassword = try! NSRegularExpression(
         pattern: #"(?i)\bpassword\s*=\s*('(?:[^'\\]|\\.)*'?|[^\s&']*)"#)
 
     /// `text` with every password in it replaced by `***`.

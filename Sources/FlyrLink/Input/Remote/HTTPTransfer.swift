@@ -88,7 +88,7 @@ final class HTTPTransfer {
             throw TransferFailure(code: Int(code.rawValue), message: "redirected more than \(Self.maxRedirects) times: a redirect loop (check the URL)")
         }
         guard code == CURLE_OK else {
-            let detail = String(cString: errorBuffer)
+            let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw TransferFailure(code: Int(code.rawValue),
                                   message: detail.isEmpty ? curl.curl_easy_strerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)" : detail)
         }
