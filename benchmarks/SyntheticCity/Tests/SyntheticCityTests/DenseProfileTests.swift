@@ -121,6 +121,20 @@ final class DenseProfileTests: XCTestCase {
         XCTAssertEqual(Self.city.stats.complexes, [ComplexRecord(buildingId: IdFormat.building(index), units: units.count)])
     }
 
+    func testUnitScoringKeepsAComplexWhole() throws {
+        let truth = Dictionary(uniqueKeysWithValues: addresses.map { a in
+            (a.id, TruthRecord(addressId: a.id, buildingId: a.truth.buildingIndex.map(IdFormat.building), kind: a.truth.kind.rawValue,
+                               placement: a.truth.placement.rawValue, unitIndex: a.truth.unitIndex, unitsInRow: a.truth.unitsInRow))
+        })
+        let complex = try XCTUnwrap(addresses.first { $0.truth.kind == .complex })
+        let split = [UnitRecord(id: "u1", buildingId: IdFormat.building(complex.truth.buildingIndex!), addressId: complex.id, unitIndex: 0)]
+        let score = evaluateUnits(units: split, links: [], truth: truth)
+        XCTAssertEqual(score.apartmentBlocks, byBuilding(.apartment).count + 1, "the complex counts as an apartment block")
+        XCTAssertEqual(score.apartmentBlocksSplit, 1)
+        XCTAssertEqual(score.houses, Set(addresses.filter { $0.truth.kind == .house || $0.truth.kind == .houseGarageFront }
+            .map { $0.truth.buildingIndex! }).count)
+    }
+
     func testHouseNumbersRiseAlongEachStreetSide() {
         var lastNumber: [String: Int] = [:]
         for a in addresses {
