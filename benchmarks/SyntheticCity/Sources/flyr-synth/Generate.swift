@@ -23,7 +23,7 @@ struct Generate: ParsableCommand {
     @Option(help: "Latitude of the local origin.")
     var originLat: Double = 56.15
 
-    @Option(help: "Parcel and placement mix: default (unchanged) or hard (garage-fronted houses, duplexes, corner lots, rear units, multi-number lots, buildings across two lots, vacant lots beside unaddressed buildings).")
+    @Option(help: "Parcel and placement mix: default (unchanged), hard (garage-fronted houses, duplexes, corner lots, rear units, multi-number lots, buildings across two lots, vacant lots beside unaddressed buildings) or dense (>= 1.6 addresses per building: garages at the street, townhouse rows, apartment units sharing one point, complexes of 1,000-50,000 units at one point, about 100 street names reused).")
     var profile: CityProfile = .standard
 
     func validate() throws {

@@ -19,6 +19,24 @@ final class DeterminismTests: XCTestCase {
         }
     }
 
+    func testDenseProfileIsByteIdenticalForTheSameSeedAndSize() throws {
+        let first = try TestSupport.temporaryDirectory("dense-1")
+        let second = try TestSupport.temporaryDirectory("dense-2")
+        let otherSeed = try TestSupport.temporaryDirectory("dense-seed")
+        let plain = try TestSupport.temporaryDirectory("dense-default")
+        try generateCity(config: CityConfig(buildings: 2500, seed: 42, profile: .dense), to: first)
+        try generateCity(config: CityConfig(buildings: 2500, seed: 42, profile: .dense), to: second)
+        try generateCity(config: CityConfig(buildings: 2500, seed: 43, profile: .dense), to: otherSeed)
+        try generateCity(config: CityConfig(buildings: 2500, seed: 42), to: plain)
+        for name in files {
+            let a = try Data(contentsOf: first.appendingPathComponent(name))
+            XCTAssertGreaterThan(a.count, 0, name)
+            XCTAssertEqual(a, try Data(contentsOf: second.appendingPathComponent(name)), "\(name) differs between two dense runs")
+            XCTAssertNotEqual(a, try Data(contentsOf: otherSeed.appendingPathComponent(name)), "\(name) should depend on the seed")
+            XCTAssertNotEqual(a, try Data(contentsOf: plain.appendingPathComponent(name)), "\(name) should depend on the profile")
+        }
+    }
+
     func testDifferentSeedGivesDifferentCity() throws {
         let first = try TestSupport.temporaryDirectory("seed-1")
         let second = try TestSupport.temporaryDirectory("seed-2")

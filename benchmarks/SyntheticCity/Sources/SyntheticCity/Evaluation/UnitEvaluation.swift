@@ -78,7 +78,8 @@ public func evaluateUnits(units: [UnitRecord], links: [LinkRecord], truth: [Stri
             if slices == 0 { score.rowsNotSplit += 1 }
             else if slices == addressesPerRow[b] { score.rowsSplitExactly += 1 }
             else { score.rowsSplitIntoWrongCount += 1 }
-        case "apartment":
+        // A dense city's complex is one apartment building too: its units must not split it.
+        case "apartment", "complex":
             score.apartmentBlocks += 1
             if slices > 0 { score.apartmentBlocksSplit += 1 }
         // Hard-profile single dwellings count as houses too (one building, must stay whole);

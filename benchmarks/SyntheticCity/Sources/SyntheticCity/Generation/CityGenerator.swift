@@ -24,6 +24,7 @@ private struct GenerationRun {
     let grid: StreetGrid
     var rng: SeededGenerator
     var regions = AddressRegions()
+    var complexes: ComplexSchedule
     var stats: CityStats
 
     init(target: Int, seed: UInt64, profile: CityProfile, sink: CitySink) {
@@ -33,6 +34,7 @@ private struct GenerationRun {
         self.sink = sink
         grid = StreetGrid(targetBuildings: target)
         rng = SeededGenerator(seed: seed)
+        complexes = ComplexSchedule(target: profile == .dense ? target : 0, seed: seed)
     }
 
     var done: Bool { stats.buildings >= target }
@@ -41,10 +43,10 @@ private struct GenerationRun {
         let avenues = grid.blocksEastWest + 1
         // Avenue numbering continues from one block row to the next.
         var avenueNext = [[Int]](repeating: [1, 2], count: avenues)
-        let avenueNames = (0..<avenues).map(StreetNames.northSouth)
+        let avenueNames = (0..<avenues).map { StreetNames.northSouth($0, profile: profile) }
         var blockRow = 0
         while !done {
-            let name = StreetNames.eastWest(blockRow)
+            let name = StreetNames.eastWest(blockRow, profile: profile)
             // Hard profile: the first lot of each block side may be a corner lot that also
             // fronts the avenue at its west end (that avenue's east, odd side). Its avenue
             // number is reserved here, between the avenue's previous block row (south of
@@ -73,6 +75,10 @@ private struct GenerationRun {
             blockRow += 1
         }
         stats.streets = blockRow == 0 ? 0 : blockRow + avenues
+        if profile == .dense {
+            let reused = StreetNames.reusedPerDirection
+            stats.streetNames = blockRow == 0 ? 0 : min(blockRow, reused) + min(avenues, reused)
+        }
     }
 
     private mutating func fill(
@@ -87,6 +93,23 @@ private struct GenerationRun {
                 cursor += plan.width
             }
             while !done, let plan = HardParcelPlanner.plan(maxWidth: segment.upperBound - cursor, rng: &rng) {
+                try emit(plan, side: side, u0: cursor, street: street, next: &next)
+                cursor += plan.width
+            }
+            return
+        }
+        if profile == .dense {
+            while !done {
+                let maxWidth = segment.upperBound - cursor
+                if let units = complexes.next(buildings: stats.buildings),
+                   let plan = ComplexPlanner.plan(units: units, maxWidth: maxWidth, rng: &rng) {
+                    complexes.placed()
+                    try emit(plan, side: side, u0: cursor, street: street, next: &next)
+                    stats.complexes?.append(ComplexRecord(buildingId: IdFormat.building(stats.buildings), units: units))
+                    cursor += plan.width
+                    continue
+                }
+                guard let plan = DenseParcelPlanner.plan(maxWidth: maxWidth, rng: &rng) else { break }
                 try emit(plan, side: side, u0: cursor, street: street, next: &next)
                 cursor += plan.width
             }

@@ -21,6 +21,18 @@ enum StreetNames {
 
     static func eastWest(_ k: Int) -> String { name(index: k, suffix: "Street") }
     static func northSouth(_ j: Int) -> String { name(index: j, suffix: "Avenue") }
+
+    /// Dense profile: 50 street and 50 avenue names used over and over, as a real city
+    /// reuses names in other districts (postal code and locality tell them apart).
+    static let reusedPerDirection = 50
+
+    static func eastWest(_ k: Int, profile: CityProfile) -> String {
+        eastWest(profile == .dense ? k % reusedPerDirection : k)
+    }
+
+    static func northSouth(_ j: Int, profile: CityProfile) -> String {
+        northSouth(profile == .dense ? j % reusedPerDirection : j)
+    }
 }
 
 /// Postal codes and localities from position: 4×4-block postal districts inside

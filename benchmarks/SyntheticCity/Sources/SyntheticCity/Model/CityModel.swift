@@ -11,6 +11,9 @@ public enum BuildingKind: String, CaseIterable, Codable, Sendable {
 
     /// The kinds of the default profile (city.json of a default city lists only these).
     public static let defaultProfileCases: [BuildingKind] = [.house, .garage, .shed, .townhouseRow, .apartment, .unaddressed]
+    /// Listed by a hard city's city.json; spelled out so new kinds cannot change it.
+    public static let hardProfileCases: [BuildingKind] = defaultProfileCases + [.duplex]
+    public static let denseProfileCases: [BuildingKind] = defaultProfileCases
 }
 
 /// The truth `kind` of an address: the kind of its true building, or a vacant lot.
@@ -28,15 +31,22 @@ public enum AddressTruthKind: String, CaseIterable, Codable, Sendable {
     case multiNumber = "multi_number"
     case twoLot = "two_lot"
     case vacantBesideBuilding = "vacant_beside_building"
+    /// Dense profile: one of the 1,000–50,000 units of a complex, all at one point.
+    case complex
 
     public static let defaultProfileCases: [AddressTruthKind] = [.house, .townhouseRow, .apartment, .vacantLot]
+    /// Listed by a hard city's city.json; spelled out so new kinds cannot change it.
+    public static let hardProfileCases: [AddressTruthKind] = defaultProfileCases + [
+        .houseGarageFront, .duplex, .corner, .frontHouse, .rearUnit, .multiNumber, .twoLot, .vacantBesideBuilding,
+    ]
+    public static let denseProfileCases: [AddressTruthKind] = defaultProfileCases + [.houseGarageFront, .complex]
 
     /// The `kind` written on the true building (nil: no building).
     public var buildingKind: BuildingKind? {
         switch self {
         case .house, .houseGarageFront, .corner, .frontHouse, .rearUnit, .twoLot: return .house
         case .townhouseRow: return .townhouseRow
-        case .apartment, .multiNumber: return .apartment
+        case .apartment, .multiNumber, .complex: return .apartment
         case .duplex: return .duplex
         case .vacantLot, .vacantBesideBuilding: return nil
         }
@@ -63,6 +73,9 @@ public enum Placement: String, CaseIterable, Codable, Sendable {
     case parcelCentroid = "parcel_centroid"
 
     public static let defaultProfileCases: [Placement] = [.inside, .outline, .front, .streetDrift, .lot]
+    /// Listed by a hard city's city.json; spelled out so new placements cannot change it.
+    public static let hardProfileCases: [Placement] = defaultProfileCases + [.streetEdge, .garageFront, .sideStreet, .driveway, .parcelCentroid]
+    public static let denseProfileCases: [Placement] = defaultProfileCases + [.garageFront]
 }
 
 /// Which mix of parcels and placements `generate` draws.
@@ -72,6 +85,24 @@ public enum CityProfile: String, CaseIterable, Codable, Sendable {
     /// Adds garage-fronted houses, duplexes, corner lots, rear units, multi-number lots,
     /// buildings across two lots and vacant lots beside unaddressed buildings.
     case hard
+    /// The shape of a measured dense city: ≥ 1.6 addresses per building, garages at the
+    /// street, rows, apartment units sharing one point, complexes, street names reused.
+    case dense
+
+    /// The kinds a city.json lists (with zero counts too); the default city lists its own kinds only.
+    var listedKinds: (buildings: [BuildingKind], addresses: [AddressTruthKind], placements: [Placement], parcels: [ParcelKind]) {
+        switch self {
+        case .standard:
+            return (BuildingKind.defaultProfileCases, AddressTruthKind.defaultProfileCases,
+                    Placement.defaultProfileCases, ParcelKind.defaultProfileCases)
+        case .hard:
+            return (BuildingKind.hardProfileCases, AddressTruthKind.hardProfileCases,
+                    Placement.hardProfileCases, ParcelKind.hardProfileCases)
+        case .dense:
+            return (BuildingKind.denseProfileCases, AddressTruthKind.denseProfileCases,
+                    Placement.denseProfileCases, ParcelKind.denseProfileCases)
+        }
+    }
 }
 
 /// One building in local metres. `ring` is open (first vertex not repeated) and counter-clockwise.

@@ -1,11 +1,21 @@
 /// An apartment block: one footprint, one house number, several units whose address
 /// points share one entrance or cluster within 1 m of it.
 enum ApartmentPlanner {
-    static let sharedPointShare = 0.5
+    /// Sizes, units and how often all units share one point.
+    struct Shape {
+        var length: ClosedRange<Double>
+        var depth: ClosedRange<Double>
+        var units: ClosedRange<Int>
+        var sharedPointShare: Double
 
-    static func plan(maxWidth: Double, rng: inout SeededGenerator) -> ParcelPlan? {
-        let length = rng.uniform(20, 60)
-        let depth = rng.uniform(12, 20)
+        static let standard = Shape(length: 20...60, depth: 12...20, units: 2...12, sharedPointShare: 0.5)
+        /// The measured dense city's blocks: 30–45 × 18–26 m, 2–8 units at one point.
+        static let dense = Shape(length: 30...45, depth: 18...26, units: 2...8, sharedPointShare: 1)
+    }
+
+    static func plan(maxWidth: Double, shape: Shape = .standard, rng: inout SeededGenerator) -> ParcelPlan? {
+        let length = rng.uniform(shape.length.lowerBound, shape.length.upperBound)
+        let depth = rng.uniform(shape.depth.lowerBound, shape.depth.upperBound)
         let marginLeft = rng.uniform(3, 6), marginRight = rng.uniform(3, 6)
         let width = marginLeft + length + marginRight
         guard width <= maxWidth else { return nil }
@@ -24,9 +34,9 @@ enum ApartmentPlanner {
         let placement = AddressPointPlacer.drawPlacement(&rng)
         // Inset 1 m so the ±0.5 m jitter below keeps inside points inside.
         let entrance = AddressPointPlacer.point(placement, facade: facade, interiorInset: 1, rng: &rng)
-        let units = rng.int(2, 12)
+        let units = rng.int(shape.units.lowerBound, shape.units.upperBound)
         let lettered = rng.chance(0.5)
-        let shared = rng.chance(sharedPointShare)
+        let shared = rng.chance(shape.sharedPointShare)
         for i in 0..<units {
             // Jitter only along the street: keeps outline points on the front wall and
             // front/drift points at their distance from it.

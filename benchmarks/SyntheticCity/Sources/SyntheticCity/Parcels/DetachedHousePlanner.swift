@@ -7,7 +7,8 @@ enum DetachedHousePlanner {
     static let shedShare = 0.35
     static let minimumWidth = 12.0
 
-    static func plan(maxWidth: Double, rng: inout SeededGenerator) -> ParcelPlan? {
+    /// - Parameter garageShare: the dense profile's houses have no garage beside them (0).
+    static func plan(maxWidth: Double, garageShare: Double = garageShare, rng: inout SeededGenerator) -> ParcelPlan? {
         guard maxWidth >= minimumWidth else { return nil }
         let hw = rng.uniform(8, 14)
         let hd = rng.uniform(7, 12)

@@ -29,6 +29,7 @@ enum HardParcelPlanner {
         case .vacantLot: chosen = VacantLotPlanner.plan(maxWidth: maxWidth, rng: &rng)
         case .vacantBesideBuilding: chosen = VacantBesideBuildingPlanner.plan(maxWidth: maxWidth, rng: &rng)
         case .corner: chosen = nil  // only at the start of a block side, see CityGenerator
+        case .complex: preconditionFailure("complexes belong to the dense profile")
         }
         return chosen ?? DetachedHousePlanner.plan(maxWidth: maxWidth, rng: &rng)
     }

@@ -22,8 +22,15 @@ public enum ParcelKind: String, CaseIterable, Codable, Sendable {
     case multiNumber = "multi_number"
     case twoLot = "two_lot"
     case vacantBesideBuilding = "vacant_beside_building"
+    /// Dense profile only: one building whose 1,000–50,000 units share one point.
+    case complex
 
     public static let defaultProfileCases: [ParcelKind] = [.house, .townhouseRow, .apartment, .unaddressed, .vacantLot]
+    /// Listed by a hard city's city.json; spelled out so new kinds cannot change it.
+    public static let hardProfileCases: [ParcelKind] = defaultProfileCases + [
+        .houseGarageFront, .duplex, .corner, .frontRear, .multiNumber, .twoLot, .vacantBesideBuilding,
+    ]
+    public static let denseProfileCases: [ParcelKind] = defaultProfileCases + [.houseGarageFront, .complex]
 }
 
 struct PlannedBuilding {

@@ -5,8 +5,10 @@ enum TownhousePlanner {
 
     /// - Parameter streetEdgeShare: hard profile only: the share of rows whose unit points
     ///   all lie at the street edge in front of their unit (0 draws nothing, as before).
-    static func plan(maxWidth: Double, streetEdgeShare: Double = 0, rng: inout SeededGenerator) -> ParcelPlan? {
-        let units = rng.int(3, 8)
+    /// - Parameter unitCount: units per row (the dense profile's rows have 3–7).
+    static func plan(maxWidth: Double, streetEdgeShare: Double = 0, unitCount: ClosedRange<Int> = 3...8,
+                     rng: inout SeededGenerator) -> ParcelPlan? {
+        let units = rng.int(unitCount.lowerBound, unitCount.upperBound)
         let unitWidth = rng.uniform(5, 8)
         let marginLeft = rng.uniform(2, 5), marginRight = rng.uniform(2, 5)
         let width = marginLeft + Double(units) * unitWidth + marginRight

@@ -1,0 +1,35 @@
+/// Dense profile: an apartment complex whose 1,000–50,000 units all share one address
+/// point (as unit-level registers and Overture's addresses have). One footprint (kind
+/// `apartment`), one house number, units `1`…`n`; truth kind `complex`.
+enum ComplexPlanner {
+    static let length = 60.0...130.0
+    static let depth = 24.0...32.0
+
+    static func plan(units: Int, maxWidth: Double, rng: inout SeededGenerator) -> ParcelPlan? {
+        let length = rng.uniform(Self.length.lowerBound, Self.length.upperBound)
+        let depth = rng.uniform(Self.depth.lowerBound, Self.depth.upperBound)
+        let marginLeft = rng.uniform(3, 6), marginRight = rng.uniform(3, 6)
+        let width = marginLeft + length + marginRight
+        guard width <= maxWidth else { return nil }
+        let setback = rng.uniform(3, 6)
+        let footprint = Rect(minX: marginLeft, minY: setback, maxX: marginLeft + length, maxY: setback + depth)
+        let levels = min(40, max(6, units / 400))
+        var plan = ParcelPlan(kind: .complex, width: width)
+        plan.buildings.append(PlannedBuilding(
+            kind: .apartment, ring: footprint.corners,
+            height: Heights.round(Double(levels) * 3 + rng.uniform(0.5, 2)), levels: levels))
+
+        let facade = Facade(
+            wallStart: Point(footprint.minX, setback), wallEnd: Point(footprint.maxX, setback),
+            interior: footprint, frame: RigidTransform(), stretchCentre: width / 2, stretchWidth: width)
+        let placement = AddressPointPlacer.drawPlacement(&rng)
+        let entrance = AddressPointPlacer.point(placement, facade: facade, interiorInset: 1, rng: &rng)
+        plan.addresses.reserveCapacity(units)
+        for i in 0..<units {
+            plan.addresses.append(PlannedAddress(
+                numberOffset: 0, unit: String(i + 1), point: entrance, placement: placement, buildingSlot: 0,
+                truthKind: .complex))
+        }
+        return plan
+    }
+}
