@@ -23,6 +23,11 @@ python3 benchmarks/run_benchmarks.py --smoke --configuration debug --scratch-pat
 # two workers on 127.0.0.1, started and stopped there; a release build and PySpark from PyPI).
 cluster_log=$(mktemp)
 distributed/test-cluster.sh 2>&1 | tee "$cluster_log" || status=1
+# Every link as before: links.csv's digests on the real sets and flyr-synth's three profiles at 100k
+# (benchmarks/links-digests.txt), with the release build the cluster test made.
+release_bin=$(swift build -c release "${scratch[@]}" --show-bin-path)
+swift build -c release "${scratch[@]}" --product flyr-synth >/dev/null
+benchmarks/links-digests.sh "$release_bin" || { echo "links digests (benchmarks/links-digests.sh): FAILED"; status=1; }
 # XCTest's closing "Executed N tests, with F failures", restated as the plain closing line (with
 # the distributed checks' counts).
 summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
