@@ -78,10 +78,10 @@ final class CompactModelTests: XCTestCase {
     }
 
     func testVerdictsAndHouseKeysKeepWhatTheyWereGiven() {
-        for (k, reason) in ProximityMatcher.UnlinkedReason.allCases.enumerated() {
+        for (k, reason) in UnlinkedReason.allCases.enumerated() {
             XCTAssertEqual(ProximityMatcher.Verdict(confidence: 0.3, unlinked: reason).unlinked, reason)
             XCTAssertEqual(reason.ordinal, k)
-            XCTAssertEqual(ProximityMatcher.UnlinkedReason(ordinal: k), reason)
+            XCTAssertEqual(UnlinkedReason(ordinal: k), reason)
             XCTAssertEqual(UnlinkedReasons([UnlinkedReasons.code(reason)])[0], reason.rawValue)
         }
         XCTAssertEqual(Array(UnlinkedReasons([UnlinkedReasons.linked, UnlinkedReasons.code(nil)])), [nil, "unlinked"])

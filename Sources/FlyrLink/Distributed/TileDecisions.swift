@@ -13,7 +13,7 @@ public struct TileDecisions: Sendable {
         var method: MatchMethod
         var confidence: Double
         var distance: Double
-        var unlinked: ProximityMatcher.UnlinkedReason?
+        var unlinked: UnlinkedReason?
     }
 
     public var tile: Int
@@ -87,7 +87,7 @@ public struct TileDecisions: Sendable {
             }
             outcomes.append(Outcome(address: address, building: building, method: method == 0 ? .exact : .proximity,
                                     confidence: Double(bitPattern: try integer(UInt64.self)), distance: Double(bitPattern: try integer(UInt64.self)),
-                                    unlinked: reason == 0xFF ? nil : ProximityMatcher.UnlinkedReason(ordinal: Int(reason))))
+                                    unlinked: reason == 0xFF ? nil : UnlinkedReason(ordinal: Int(reason))))
         }
         guard at == bytes.count else { throw InputError("decisions: \(path) has \(bytes.count - at) bytes after its last record") }
         return TileDecisions(tile: tile, plan: plan, outcomes: outcomes)
@@ -105,7 +105,7 @@ extension TileDecisions {
     /// order and each address's unlinked reason. The plan must be that of `options` (the same
     /// sources, unchanged, and the same linking), and every address decided by exactly one tile.
     static func merged(_ directory: String, options: RunOptions, addressIDs: [String], buildingIDs: [String])
-        throws(InputError) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
+        throws(InputError) -> (links: [Link], unlinked: [UnlinkedReason?]) {
         let (plan, digest) = try TilePlan.readWithDigest(directory + "/" + planName)
         guard options.linksLike(plan.options) else {
             throw InputError("decisions: the plan in \(directory) was made for other sources or linking options than this run's")
@@ -129,7 +129,7 @@ extension TileDecisions {
         guard all.count == addressIDs.count else {
             throw InputError("decisions: the tiles decided \(all.count) addresses, the run has \(addressIDs.count); make the plan again")
         }
-        var unlinked = [ProximityMatcher.UnlinkedReason?](repeating: nil, count: addressIDs.count)
+        var unlinked = [UnlinkedReason?](repeating: nil, count: addressIDs.count)
         var links: [Link] = []
         for (a, o) in all.enumerated() {
             guard o.address == addressIDs[a] else {
@@ -147,7 +147,7 @@ extension TileDecisions {
     /// the files of the tiles whose boxes meet its halo, as one run's: links in address order and
     /// each address's unlinked reason (a tile's outputs pass).
     static func around(_ task: TileTask, _ directory: String, addressIDs: [String], buildingIDs: [String])
-        throws(InputError) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
+        throws(InputError) -> (links: [Link], unlinked: [UnlinkedReason?]) {
         let (plan, digest) = try TilePlan.readWithDigest(directory + "/" + planName)
         guard plan.tiles.indices.contains(task.tile.index), plan.tiles[task.tile.index] == task.tile else {
             throw InputError("decisions: tile \(task.tile.index) is not a tile of the plan in \(directory)")
@@ -163,7 +163,7 @@ extension TileDecisions {
             near += part.outcomes
         }
         near.sort { IDOrder.precedes($0.address, $1.address) }
-        var unlinked = [ProximityMatcher.UnlinkedReason?](repeating: nil, count: addressIDs.count)
+        var unlinked = [UnlinkedReason?](repeating: nil, count: addressIDs.count)
         var links: [Link] = []
         var k = 0
         for (a, id) in addressIDs.enumerated() {

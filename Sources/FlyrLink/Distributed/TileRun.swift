@@ -167,7 +167,7 @@ extension LinkPipeline {
 
 extension TileScope {
     /// The own addresses' outcomes, by id, in the run's (id) order.
-    func decisions(_ decided: (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]), tile: Int) -> TileDecisions {
+    func decisions(_ decided: (links: [Link], unlinked: [UnlinkedReason?]), tile: Int) -> TileDecisions {
         var outcomes: [TileDecisions.Outcome] = []
         var links = decided.links.makeIterator(), next = links.next()
         for (a, reason) in decided.unlinked.enumerated() {

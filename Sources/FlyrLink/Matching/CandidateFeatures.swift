@@ -12,23 +12,7 @@ import Foundation
 /// the run as a whole (how this source places its points), so that one model serves sources whose
 /// points sit inside the building, at the parcel or on the road.
 enum CandidateFeatures {
-    static let names = [
-        "distance_m", "inside", "rank", "behind_nearest_m", "ahead_of_next_m", "log_area_m2", "log_area_vs_largest",
-        "candidates", "accessory", "faces_corner",
-        "claimants", "claimants_inside", "nearest_claimant_m", "closer_than_claimants_m", "claimants_closer",
-        "claimant_same_house", "claimant_number_gap_same_street", "claimants_other_street",
-        "larger_closer_candidates", "run_share_inside", "run_median_nearest_m",
-        "nearest_other_address_m", "other_addresses_closer", "side_vs_same_parity", "side_vs_other_parity",
-        "along_street_m", "across_street_m", "left_of_rising_numbers", "odd_number", "on_run_convention_side",
-        "on_street_convention_side", "unclaimed_alternative_m",
-        "centroid_m", "others_closer_to_centroid", "closer_to_centroid_than_others_m",
-    ]
-
-    /// Where "claimants_closer" sits in a row (the unlinked reason reads it).
-    static let claimantsCloser = names.firstIndex(of: "claimants_closer")!
-    /// The two measures of the whole run: one value for every candidate (`LinkModel.fixing`).
-    static let runShareInside = names.firstIndex(of: "run_share_inside")!
-    static let runMedianNearest = names.firstIndex(of: "run_median_nearest_m")!
+    static let names = CandidateFeature.allCases.map(\.name)
 
     /// Stands in for "none" where a distance or gap has nothing to measure (never NaN: the trees
     /// compare numbers only).
@@ -82,100 +66,44 @@ enum CandidateFeatures {
         let toNearestPoint = (dx: c.dx, dy: c.dy)  // widened once, not at each of the four uses
         let side = e.sides.agreement(of: a, offset: toNearestPoint)
         let placement = e.sides.alongAndAcross(of: a, offset: toNearestPoint)
-        x[offset + 0] = d
-        x[offset + 1] = c.covers ? 1 : 0
-        x[offset + 2] = Double(rank)
-        x[offset + 3] = d - nearest
-        x[offset + 4] = next - d
+        // The row's cells by feature: a name cannot drift from its column.
+        func set(_ feature: CandidateFeature, _ value: Double) { x[offset + feature.rawValue] = value }
+        set(.distance, d)
+        set(.inside, c.covers ? 1 : 0)
+        set(.rank, Double(rank))
+        set(.behindNearest, d - nearest)
+        set(.aheadOfNext, next - d)
         let area = Double(e.candidates.area(c))
-        x[offset + 5] = log(max(area, 1))
-        x[offset + 6] = log(max(area, 1) / max(largest, 1))
-        x[offset + 7] = Double(list.count)
-        x[offset + 8] = e.accessory[b] ? 1 : 0
-        x[offset + 9] = c.atCorner ? 1 : 0
-        x[offset + 10] = min(others.claimants, 50)
-        x[offset + 11] = Double(min(others.inside, 50))
-        x[offset + 12] = others.nearestClaimant
-        x[offset + 13] = d - others.nearestClaimant
-        x[offset + 14] = Double(min(others.closer, 50))
-        x[offset + 15] = others.sameHouse
-        x[offset + 16] = others.gap
-        x[offset + 17] = min(others.otherStreet, 50)
-        x[offset + 18] = Double(largerCloser)
-        x[offset + 19] = e.shareInside
-        x[offset + 20] = e.medianNearest
-        x[offset + 21] = others.nearestOther
-        x[offset + 22] = Double(min(others.othersCloser, 50))
-        x[offset + 23] = side.same
-        x[offset + 24] = side.other
-        x[offset + 25] = placement.along
-        x[offset + 26] = placement.across
-        x[offset + 27] = e.sides.leftOfRisingNumbers(a, offset: toNearestPoint)
-        x[offset + 28] = number < 0 ? -1 : Double(number % 2)
+        set(.logArea, log(max(area, 1)))
+        set(.logAreaVsLargest, log(max(area, 1) / max(largest, 1)))
+        set(.candidates, Double(list.count))
+        set(.accessory, e.accessory[b] ? 1 : 0)
+        set(.facesCorner, c.atCorner ? 1 : 0)
+        set(.claimants, min(others.claimants, 50))
+        set(.claimantsInside, Double(min(others.inside, 50)))
+        set(.nearestClaimant, others.nearestClaimant)
+        set(.closerThanClaimants, d - others.nearestClaimant)
+        set(.claimantsCloser, Double(min(others.closer, 50)))
+        set(.claimantSameHouse, others.sameHouse)
+        set(.claimantNumberGapSameStreet, others.gap)
+        set(.claimantsOtherStreet, min(others.otherStreet, 50))
+        set(.largerCloserCandidates, Double(largerCloser))
+        set(.runShareInside, e.shareInside)
+        set(.runMedianNearest, e.medianNearest)
+        set(.nearestOtherAddress, others.nearestOther)
+        set(.otherAddressesCloser, Double(min(others.othersCloser, 50)))
+        set(.sideVsSameParity, side.same)
+        set(.sideVsOtherParity, side.other)
+        set(.alongStreet, placement.along)
+        set(.acrossStreet, placement.across)
+        set(.leftOfRisingNumbers, e.sides.leftOfRisingNumbers(a, offset: toNearestPoint))
+        set(.oddNumber, number < 0 ? -1 : Double(number % 2))
         let convention = e.sides.onConventionSide(a, number: number, offset: toNearestPoint)
-        x[offset + 29] = convention.run
-        x[offset + 30] = convention.street
-        x[offset + 31] = unclaimedAlternative
-        x[offset + 32] = dc
-        x[offset + 33] = Double(min(others.closerToCentroid, 50))
-        x[offset + 34] = dc - (others.nearestToCentroid.isFinite ? others.nearestToCentroid : farAway)
-    }
-}
-
-/// What the features of a run are measured from, once the candidate search is done: the
-/// candidates, the addresses' keys, which building each address sees first, and the two
-/// measures of the whole run.
-struct LinkEvidence: Sendable {
-    let candidates: CandidateTable
-    let accessory: [Bool]
-    let houseKeys: HouseKeys
-    /// A hash of each address's street name as `HouseNumber.key` normalises it; 0 for none.
-    let streets: [UInt64]
-    /// Each address's house number's leading digits; -1 for none.
-    let numbers: [Int32]
-    /// The addresses whose nearest candidate is building b, ascending.
-    let claimants: IndexGroups
-    /// The candidates whose building is b, as entries of `candidates` (an entry, not the address
-    /// and rank: a feature reads its distance with one load, not two).
-    let seers: IndexGroups
-    /// The buildings many addresses see, their seers and claimants sorted once.
-    let crowded: CrowdedBuildings
-    let sides: StreetSides
-    let reach: Double
-    /// The share of addresses inside a footprint, and the median distance from an address to its
-    /// nearest footprint (of those with one within reach): how the source places its points.
-    let shareInside: Double
-    let medianNearest: Double
-    /// The counted addresses' part of the run's measures (all of a run's; a tile's own addresses'
-    /// in a distributed run, whose parts add up to the run's).
-    let measuresPart: RunMeasures
-
-    /// `given`: the run's measures, when they are made from more than these addresses (a tile of a
-    /// distributed run); `counted`: which addresses make `measuresPart` (nil: all).
-    init(candidates: CandidateTable, accessory: [Bool], keys: AddressKeys, points: [Point2], reach: Double,
-         measures given: RunMeasures? = nil, counted: [Bool]? = nil, pool: WorkerPool) {
-        self.candidates = candidates
-        self.accessory = accessory
-        houseKeys = keys.houseKeys
-        streets = keys.streets
-        numbers = keys.numbers
-        self.reach = reach
-        var part = RunMeasures()
-        for a in 0..<candidates.addressCount where counted?[a] ?? true {
-            let first = candidates.first(of: a)
-            part.addPlacement(covers: first?.covers, distance: first?.distance ?? 0)
-        }
-        // The street sides first: their grid is gone before the groups are made (a lower peak).
-        sides = StreetSides(points: points, streets: streets, numbers: numbers, candidates: candidates, pool: pool) { plain in
-            for (a, v) in plain.enumerated() where v != 0 && counted?[a] ?? true { part.addVote(v, street: keys.streets[a]) }
-            return given ?? part
-        }
-        let measures = given ?? part
-        shareInside = measures.shareInside
-        medianNearest = measures.medianNearest(reach: reach)
-        measuresPart = part
-        claimants = IndexGroups(count: candidates.addressCount, keyCount: accessory.count) { candidates.first(of: $0).map { Int($0.building) } }
-        seers = IndexGroups(count: candidates.entryCount, keyCount: accessory.count) { Int(candidates.entry($0).building) }
-        crowded = CrowdedBuildings(candidates: candidates, claimants: claimants, seers: seers, houseKeys: houseKeys, streets: streets, numbers: numbers)
+        set(.onRunConventionSide, convention.run)
+        set(.onStreetConventionSide, convention.street)
+        set(.unclaimedAlternative, unclaimedAlternative)
+        set(.centroid, dc)
+        set(.othersCloserToCentroid, Double(min(others.closerToCentroid, 50)))
+        set(.closerToCentroidThanOthers, dc - (others.nearestToCentroid.isFinite ? others.nearestToCentroid : farAway))
     }
 }

@@ -13,7 +13,7 @@ enum LinkDecision {
     struct Verdict: Sendable {
         var rank: Int
         var confidence: Double
-        var unlinked: ProximityMatcher.UnlinkedReason?
+        var unlinked: UnlinkedReason?
     }
 
     /// `previous[a]`: the building address `a` was linked to in the previous snapshot, kept when it
@@ -21,7 +21,7 @@ enum LinkDecision {
     /// verdict, only the candidates are read, and the rest of the evidence is freed before the
     /// links are made (at 1M addresses the links were made beside 80 MB of it).
     static func decide(_ evidence: consuming LinkEvidence, model: LinkModel, options: LinkOptions, previous: [Int?]?,
-                       pool: WorkerPool) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
+                       pool: WorkerPool) -> (links: [Link], unlinked: [UnlinkedReason?]) {
         let model = model.fixing(runOf: evidence)
         // Two passes when the model has a second stage: every candidate by the first, then each
         // address again beside the others' claims on its candidates.
@@ -97,7 +97,7 @@ enum LinkDecision {
         guard confidence >= minimumConfidence else {
             // In words: the likeliest building is nearer to another address that sees it first,
             // or it is simply too doubtful (too far, too many alike).
-            let owned = scratch.rows[best * width + CandidateFeatures.claimantsCloser] > 0
+            let owned = scratch.rows[best * width + CandidateFeature.claimantsCloser.rawValue] > 0
             return Verdict(rank: best, confidence: confidence, unlinked: owned ? .ownedByAnotherAddress : .lowConfidence)
         }
         return Verdict(rank: best, confidence: confidence, unlinked: nil)

@@ -11,6 +11,6 @@ extension LinkModel {
     /// `fixing` the run's two measures to the values `evidence` measured (what every scoring of a
     /// run's candidates starts from: the decisions and the evidence file alike).
     func fixing(runOf evidence: borrowing LinkEvidence) -> LinkModel {
-        fixing([CandidateFeatures.runShareInside: evidence.shareInside, CandidateFeatures.runMedianNearest: evidence.medianNearest])
+        fixing([CandidateFeature.runShareInside.rawValue: evidence.shareInside, CandidateFeature.runMedianNearest.rawValue: evidence.medianNearest])
     }
 }

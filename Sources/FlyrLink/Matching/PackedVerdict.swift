@@ -19,5 +19,5 @@ struct PackedVerdict: Sendable {
 
     var rank: Int { Int(rankByte) }
     var confidence: Double { Double(thousandths) / 1000 }
-    var unlinked: ProximityMatcher.UnlinkedReason? { reasonByte == 0 ? nil : .init(ordinal: Int(reasonByte) - 1) }
+    var unlinked: UnlinkedReason? { reasonByte == 0 ? nil : .init(ordinal: Int(reasonByte) - 1) }
 }

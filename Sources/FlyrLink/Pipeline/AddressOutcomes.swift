@@ -30,7 +30,7 @@ public struct UnlinkedReasons: RandomAccessCollection, Sendable {
     static let linked: UInt8 = 0
 
     /// The code of an unlinked address, given the matcher's reason if it had one.
-    static func code(_ reason: ProximityMatcher.UnlinkedReason?) -> UInt8 {
+    static func code(_ reason: UnlinkedReason?) -> UInt8 {
         guard let reason else { return 1 }
         return UInt8(2 + reason.ordinal)
     }
@@ -42,7 +42,7 @@ public struct UnlinkedReasons: RandomAccessCollection, Sendable {
         switch codes[address] {
         case 0: nil
         case 1: "unlinked"
-        case let c: ProximityMatcher.UnlinkedReason(ordinal: Int(c) - 2).rawValue
+        case let c: UnlinkedReason(ordinal: Int(c) - 2).rawValue
         }
     }
 }

@@ -4,7 +4,7 @@ enum LinkAssembly {
     /// `unlinked`: each address's reason when it has no link (as ProximityMatcher.decide gives them).
     /// `links` is emptied as soon as it has been grouped (a run's largest array but one). Reads
     /// the run's addresses, not its buildings (a run unparks them after this).
-    static func assemble(_ run: inout LinkRun, links: inout [Link], unlinked: [ProximityMatcher.UnlinkedReason?], buildingCount: Int,
+    static func assemble(_ run: inout LinkRun, links: inout [Link], unlinked: [UnlinkedReason?], buildingCount: Int,
                          pool: WorkerPool = WorkerPool(threads: 1)) {
         let addresses = run.addresses
         // Group by building with a counting sort (links arrive in address order), then order each

@@ -5,7 +5,7 @@ import Foundation
 /// the footprints of the possible townhouse rows (buildings linked twice or more), all the split reads.
 struct MatchedAddresses {
     var links: [Link]
-    var unlinked: [ProximityMatcher.UnlinkedReason?]
+    var unlinked: [UnlinkedReason?]
     var addresses: [AddressPoint]
     var rowScene: MetricScene?
 }
@@ -20,7 +20,7 @@ extension LinkPipeline {
             let previous = options.previousLinks.isEmpty ? nil
                 : StickyLinks.previousIndices(addressIDs: layers.addressRows!.map(pool: pool) { $1.id },
                                               buildingIDs: layers.buildingRows!.map(pool: pool) { $1.id }, links: options.previousLinks)
-            let decided: (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?])
+            let decided: (links: [Link], unlinked: [UnlinkedReason?])
             var addresses: [AddressPoint] = []
             var houseKeys: HouseKeys?
             var parked: (footprints: ParkedFootprints, addressPoints: [Point2])?
@@ -61,7 +61,7 @@ extension LinkPipeline {
     /// The baseline (`--matcher naive`): containment, then the nearest footprint within reach.
     func naiveMatch(_ scene: MetricScene, index: FootprintIndex, accessory: [Bool], previous: [Int?]?,
                     addresses: inout [AddressPoint], parkedAddresses: inout ParkedRows<AddressPoint>?,
-                    pool: WorkerPool) -> (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]) {
+                    pool: WorkerPool) -> (links: [Link], unlinked: [UnlinkedReason?]) {
         var (proposals, surroundings) = CandidateSearch.proposals(scene, index: index, options: options.link, accessory: accessory,
                                                                  pool: pool, keep: previous.map { $0.map { $0 != nil } })
         if let previous {
@@ -80,7 +80,7 @@ extension LinkPipeline {
     func evidenceMatch(_ scene: inout MetricScene?, index: inout FootprintIndex?, accessory: [Bool], previous: [Int?]?,
                        addresses: inout [AddressPoint], houseKeys: inout HouseKeys?, parkedAddresses: inout ParkedRows<AddressPoint>?,
                        parkedBuildings: ParkedRows<Building>, pool: WorkerPool) throws
-        -> (decided: (links: [Link], unlinked: [ProximityMatcher.UnlinkedReason?]), footprints: ParkedFootprints) {
+        -> (decided: (links: [Link], unlinked: [UnlinkedReason?]), footprints: ParkedFootprints) {
         var model = try linkModel()
         if options.evidencePath != nil, case .failure(let error) = model {
             // Only in a build whose features changed since the model was fitted: the evidence is
