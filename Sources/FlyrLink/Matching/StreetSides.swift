@@ -107,17 +107,21 @@ struct StreetSides: Sendable {
 
     /// Per address, the first address with its point, street and number (itself when none is
     /// before it). Without a street or a number there are no sides to find: each is its own.
+    /// (An open-addressed table of first indices: 8 bytes an address, where a dictionary took 40.)
     static func firstTwins(points: [Point2], streets: [UInt64], numbers: [Int32]) -> [Int32] {
-        struct Key: Hashable {
-            let x: UInt64, y: UInt64, street: UInt64, number: Int32
+        var twin = (0..<Int32(points.count)).map { $0 }
+        let mask = (1 << max(4, Int.bitWidth - (2 * points.count).leadingZeroBitCount)) - 1
+        var first = [Int32](repeating: -1, count: mask + 1)
+        func same(_ a: Int, _ b: Int) -> Bool {
+            points[a].x.bitPattern == points[b].x.bitPattern && points[a].y.bitPattern == points[b].y.bitPattern
+                && streets[a] == streets[b] && numbers[a] == numbers[b]
         }
-        var first: [Key: Int32] = [:]
-        var twin = [Int32](repeating: 0, count: points.count)
-        for a in points.indices {
-            twin[a] = Int32(a)
-            guard streets[a] != 0, numbers[a] >= 0 else { continue }
-            let key = Key(x: points[a].x.bitPattern, y: points[a].y.bitPattern, street: streets[a], number: numbers[a])
-            if let earlier = first[key] { twin[a] = earlier } else { first[key] = Int32(a) }
+        for a in points.indices where streets[a] != 0 && numbers[a] >= 0 {
+            var h = points[a].x.bitPattern &* 0x9E37_79B9_7F4A_7C15 ^ points[a].y.bitPattern &* 0xC2B2_AE3D_27D4_EB4F
+            h ^= streets[a] &* 0x1656_67B1_9E37_79F9 ^ UInt64(UInt32(bitPattern: numbers[a]))
+            var slot = Int(truncatingIfNeeded: (h ^ h >> 29) & UInt64(mask))
+            while first[slot] >= 0, !same(Int(first[slot]), a) { slot = (slot + 1) & mask }
+            if first[slot] < 0 { first[slot] = Int32(a) } else { twin[a] = first[slot] }
         }
         return twin
     }
