@@ -122,10 +122,12 @@ def main():
             QUALIFY row_number() OVER (PARTITION BY a.address_id
                                        ORDER BY ST_Area(b.geom), b.building_id) = 1
           ),
+          rest AS (
+            SELECT * FROM addresses WHERE address_id NOT IN (SELECT address_id FROM exact)
+          ),
           near AS (
             SELECT a.address_id, b.building_id, ST_Distance(a.geom, b.geom) AS d
-            FROM addresses a JOIN buildings b ON ST_DWithin(a.geom, b.geom, {args.max_distance})
-            WHERE a.address_id NOT IN (SELECT address_id FROM exact)
+            FROM rest a JOIN buildings b ON ST_DWithin(a.geom, b.geom, {args.max_distance})
             QUALIFY row_number() OVER (PARTITION BY a.address_id ORDER BY d, b.building_id) = 1
           )
           SELECT address_id, building_id, 'gold_exact' AS match_method, 1.0 AS confidence,

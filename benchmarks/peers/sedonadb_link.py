@@ -86,13 +86,15 @@ def main():
             FROM addresses a JOIN buildings b ON ST_Covers(b.geom, a.geom)
           ) WHERE rn = 1
         ),
+        rest AS (
+          SELECT * FROM addresses WHERE address_id NOT IN (SELECT address_id FROM exact)
+        ),
         near AS (
           SELECT address_id, building_id, d FROM (
             SELECT a.address_id, b.building_id, ST_Distance(a.geom, b.geom) AS d,
                    row_number() OVER (PARTITION BY a.address_id
                                       ORDER BY ST_Distance(a.geom, b.geom), b.building_id) AS rn
-            FROM addresses a JOIN buildings b ON ST_DWithin(a.geom, b.geom, {args.max_distance})
-            WHERE a.address_id NOT IN (SELECT address_id FROM exact)
+            FROM rest a JOIN buildings b ON ST_DWithin(a.geom, b.geom, {args.max_distance})
           ) WHERE rn = 1
         )
         SELECT address_id, building_id, 'gold_exact' AS match_method, 1.0 AS confidence,
