@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""flyr-link against its peers (GeoPandas, PostGIS) on synthetic cities: one command.
+"""flyr-link against its peers (GeoPandas, PostGIS, DuckDB, SedonaDB) on synthetic cities: one command.
 
     benchmarks/run_benchmarks.py [--sizes 10k,100k,1m,10m] [--formats fgb,geojson]
-                                 [--peers geopandas,postgis] [--peer-max-size 1m] [--smoke] ...
+                                 [--peers geopandas,postgis,duckdb,sedonadb] [--peer-max-size 1m] [--smoke] ...
 
 For every size it generates a synthetic city with `flyr-synth generate` (cached under
 benchmarks/work/), converts it to FlatGeobuf with ogr2ogr (untimed), then for every format runs,
@@ -12,14 +12,17 @@ one after the other, each tool as a separate process under `/usr/bin/time -v`:
   flyr-link-all  flyr-link run --quiet                       (every output; for the all/links ratio)
   geopandas      benchmarks/peers/geopandas_link.py          (pyogrio read, sjoin covered_by, sjoin_nearest)
   postgis        benchmarks/peers/postgis_link.sh            (ogr2ogr load, GiST, ST_Covers + LATERAL KNN, COPY)
+  duckdb         benchmarks/peers/duckdb_link.py             (DuckDB spatial: ST_Read, ST_Covers and ST_DWithin joins, COPY)
+  sedonadb       benchmarks/peers/sedonadb_link.py           (SedonaDB: read_pyogrio, ST_Covers and ST_DWithin joins)
 
 and scores each links table with `flyr-synth evaluate --json`. With `--repeat N` every tool runs N
 times, the tools taking turns (A B C, A B C, ...), and each figure is that of the run with the
 median wall time (the spread is shown beside it): this shared machine's speed drifts by tens of
 percent within minutes, and single runs compared ratios across those drifts. It prints a Markdown table and writes
 it (with the raw figures as JSON) under benchmarks/results/. The peers are installed here when
-missing (GeoPandas into benchmarks/.venv from PyPI; PostgreSQL 15 + PostGIS 3, gdal-bin and
-`time` from Debian); if that fails the run fails. See benchmarks/README.md.
+missing (GeoPandas, DuckDB with its spatial extension's wheel and SedonaDB into benchmarks/.venv
+from PyPI, the engines pinned; PostgreSQL 15 + PostGIS 3, gdal-bin and `time` from Debian); if that
+fails the run fails. See benchmarks/README.md.
 """
 import argparse
 import datetime as dt
@@ -40,11 +43,16 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 VENV = HERE / ".venv"
-PY_PACKAGES = ["geopandas", "pyogrio", "pyarrow", "shapely"]
+# The Python peers' packages: pip requirement, module imported to check it. The engines measured are
+# pinned (their figures are quoted against these versions); GeoPandas' stack takes what pip resolves.
+PY_PACKAGES = [("geopandas", "geopandas"), ("pyogrio", "pyogrio"), ("pyarrow", "pyarrow"), ("shapely", "shapely"),
+               ("duckdb==1.5.5", "duckdb"), ("duckdb-extension-spatial==1.5.5", "duckdb_extension_spatial"),
+               ("sedonadb==0.5.0", "sedonadb")]
+PY_PEERS = ["geopandas", "duckdb", "sedonadb"]
 APT_PEERS = {"postgresql-15-postgis-3": "/usr/share/postgresql/15/extension/postgis.control",
              "gdal-bin": "/usr/bin/ogr2ogr", "time": "/usr/bin/time"}
-TOOLS = ["flyr-link", "flyr-link-all", "geopandas", "postgis"]
-PEERS = ["geopandas", "postgis"]
+TOOLS = ["flyr-link", "flyr-link-all", "geopandas", "postgis", "duckdb", "sedonadb"]
+PEERS = ["geopandas", "postgis", "duckdb", "sedonadb"]
 # Sizes above which a peer is skipped by default, and why (the table states it).
 PEER_DEFAULT_MAX = {
     "geopandas": (1_000_000, "GeoPandas holds both layers and the join in memory: 1.9 GB measured at 1M "
@@ -118,23 +126,48 @@ def venv_python():
     return VENV / "bin" / "python"
 
 
+def _venv_probe():
+    """Python that imports every peer package and checks the pinned versions; exit 1 naming the
+    first that is missing or of another version."""
+    pins = [req.split("==") for req, _ in PY_PACKAGES if "==" in req]
+    return ("import importlib.metadata as m, sys\n"
+            f"for mod in {[mod for _, mod in PY_PACKAGES]!r}:\n"
+            "    try: __import__(mod)\n"
+            "    except Exception as e: sys.exit(f'{mod} does not import: {e}')\n"
+            f"for name, want in {pins!r}:\n"
+            "    have = m.version(name)\n"
+            "    if have != want: sys.exit(f'{name} {have} installed, {want} pinned')\n")
+
+
 def ensure_venv():
     py = venv_python()
-    probe = "import " + ", ".join(PY_PACKAGES)
-    if py.exists() and subprocess.run([py, "-c", probe], capture_output=True).returncode == 0:
-        return py
-    log(f"creating {VENV} and installing {' '.join(PY_PACKAGES)} from PyPI")
-    base = shutil.which("python3") or sys.executable
-    if subprocess.run([base, "-c", "import ensurepip, venv"], capture_output=True).returncode != 0:
-        apt_install(["python3-venv"])
-    try:
-        run([base, "-m", "venv", VENV])
-        run([py, "-m", "pip", "install", "-q", "--upgrade", "pip"])
-        run([py, "-m", "pip", "install", "-q", *PY_PACKAGES])
-    except subprocess.CalledProcessError as e:
-        raise HarnessError(f"could not set up the GeoPandas virtual environment: {e}")
-    if subprocess.run([py, "-c", probe]).returncode != 0:
-        raise HarnessError("GeoPandas environment installed but does not import")
+    probe = _venv_probe()
+    reqs = [req for req, _ in PY_PACKAGES]
+    if py.exists():
+        p = subprocess.run([py, "-c", probe], capture_output=True, text=True)
+        if p.returncode == 0:
+            return py
+        log(f"{VENV}: {(p.stderr.strip().splitlines() or ['does not work'])[-1]}; installing {' '.join(reqs)}")
+    else:
+        log(f"creating {VENV} and installing {' '.join(reqs)} from PyPI")
+        base = shutil.which("python3") or sys.executable
+        if subprocess.run([base, "-c", "import ensurepip, venv"], capture_output=True).returncode != 0:
+            apt_install(["python3-venv"])
+        try:
+            run([base, "-m", "venv", VENV])
+        except subprocess.CalledProcessError as e:
+            raise HarnessError(f"could not create {VENV}: {e}")
+    for cmd in (["install", "-q", "--upgrade", "pip"], ["install", "-q", *reqs]):
+        log("$ " + " ".join([str(py), "-m", "pip", *cmd]))
+        p = subprocess.run([py, "-m", "pip", *cmd], stderr=subprocess.PIPE, text=True)
+        if p.returncode != 0:
+            sys.stderr.write(p.stderr)
+            errors = [l for l in p.stderr.splitlines() if l.startswith("ERROR")] or p.stderr.strip().splitlines() or ["?"]
+            raise HarnessError(f"pip {' '.join(cmd)} into {VENV} failed (exit {p.returncode}): {errors[-1]}")
+    p = subprocess.run([py, "-c", probe], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise HarnessError(f"the peers' environment {VENV} installed but does not work: "
+                           f"{(p.stderr.strip().splitlines() or ['?'])[-1]}")
     return py
 
 
@@ -363,6 +396,9 @@ def tool_command(tool, bindir, city, fmt, out, args, srid, port):
     if tool == "postgis":
         return ["bash", HERE / "peers" / "postgis_link.sh", b, a, out / "links.csv", "--srid", srid,
                 "--max-distance", args.peer_max_distance, "--port", port], out / "links.csv"
+    if tool in ("duckdb", "sedonadb"):
+        return [venv_python(), HERE / "peers" / f"{tool}_link.py", b, a, out / "links.csv", "--srid", srid,
+                "--max-distance", args.peer_max_distance], out / "links.csv"
     raise ValueError(tool)
 
 
@@ -511,7 +547,8 @@ def report(results, args, meta):
         lines.append(f"Each row: the run with the median wall time of {args.repeat}, the tools taking turns; "
                      "in brackets the fastest and slowest of them. CPU and memory are the median run's.")
         lines.append("")
-    lines.append("Memory: flyr-link and GeoPandas: maximum resident set size of the process (`/usr/bin/time -v`). "
+    lines.append("Memory: flyr-link, GeoPandas, DuckDB and SedonaDB: maximum resident set size of the process "
+                 "(`/usr/bin/time -v`). "
                  "PostGIS: peak of the summed proportional set size (PSS) of every process of the run — the "
                  "script, ogr2ogr, psql, the postmaster and its backends — sampled every 0.2 s. PostGIS wall "
                  "time: ogr2ogr loading + GiST indexes + ANALYZE + the query and COPY to CSV (cluster creation "
@@ -589,6 +626,21 @@ def versions(py):
     except OSError:
         pass
     try:
+        # The DuckDB spatial extension's version as DuckDB reports it once LOADed from the wheel.
+        v.append(subprocess.run([py, "-c", (
+            "import sys, importlib.metadata as m; sys.path.insert(0, %r)\n"
+            "import duckdb; from duckdb_link import spatial_extension\n"
+            "con = duckdb.connect(config={'autoinstall_known_extensions': False, 'autoload_known_extensions': False})\n"
+            "con.execute(\"LOAD '%%s'\" %% spatial_extension()[1])\n"
+            "e = con.sql(\"SELECT extension_version FROM duckdb_extensions() WHERE extension_name = 'spatial'\").fetchone()[0]\n"
+            "print('DuckDB %%s with spatial %%s (duckdb-extension-spatial %%s)' %% (duckdb.__version__, e, "
+            "m.version('duckdb-extension-spatial')))") % str(HERE / "peers")],
+            capture_output=True, text=True).stdout.strip())
+        v.append(subprocess.run([py, "-c", "import sedonadb; print('SedonaDB %s' % sedonadb.__version__)"],
+                                capture_output=True, text=True).stdout.strip())
+    except OSError:
+        pass
+    try:
         pg = subprocess.run(["/usr/lib/postgresql/15/bin/postgres", "--version"], capture_output=True, text=True)
         v.append(pg.stdout.strip())
         ctl = Path("/usr/share/postgresql/15/extension/postgis.control").read_text()
@@ -612,7 +664,7 @@ def main():
     ap.add_argument("--peers", default=None, help="shorthand: which peers to run besides flyr-link")
     ap.add_argument("--peer-max-size", default=None, type=parse_size,
                     help="run the peers up to this many buildings (default: GeoPandas up to 1m, because at "
-                         "10M it needs about 19 GB; PostGIS at every size)")
+                         "10M it needs about 19 GB; PostGIS, DuckDB and SedonaDB at every size)")
     ap.add_argument("--peers-at-all-sizes", action="store_true", help="run every peer at every size")
     ap.add_argument("--smoke", action="store_true",
                     help="CI smoke test: --sizes 10k --formats fgb, results under benchmarks/work/")
@@ -666,7 +718,7 @@ def main():
     load_start = "%.2f" % os.getloadavg()[0]
     try:
         ensure_system(peers)
-        py = ensure_venv() if "geopandas" in peers else venv_python()
+        py = ensure_venv() if any(p in PY_PEERS for p in peers) else venv_python()
         bindir = build(args)
     except HarnessError as e:
         log(f"benchmark harness: FAILED to set up: {e}")
