@@ -1,7 +1,7 @@
 /// The second stage's evidence (decide jointly): how strongly the other addresses claim each
 /// candidate building, by the first stage's probabilities of all the run's candidates. When two
 /// addresses want one house, the one whose claim is weaker and whose next candidate nobody claims
-/// strongly is likely the rear unit or the house behind (benchmarks/README.md, session 21).
+/// strongly is likely the rear unit or the house behind (benchmarks/README.md, "How the model was chosen").
 ///
 /// For candidate `b` of address `a`:
 /// - `strongest_other_claim`: the highest first-stage probability any other address gives `b`
