@@ -1,9 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// Linux only (Glibc, mallopt, renameat2, Debian's GEOS/GDAL/PROJ): built and tested on Debian 12.
 let package = Package(
     name: "flyr-link",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "flyr-link", targets: ["FlyrLinkCLI"]),
         .library(name: "FlyrLink", targets: ["FlyrLink"]),
