@@ -1,7 +1,5 @@
-/// What the evidence reads of each address's fields: its house key, its street's hash and its
-/// house number's leading digits. Read from the parked rows a chunk at a time, so that the rows
-/// themselves are restored only once the decisions are made (at 1M addresses 30 MB less beside
-/// the evidence, at the match stage's peak).
+/// What the evidence reads of each address's fields (house key, street hash, leading digits), read
+/// from the parked rows a chunk at a time so the rows are restored only after the decisions.
 struct AddressKeys {
     let houseKeys: HouseKeys
     /// A hash of each address's street name as `HouseNumber.key` normalises it; 0 for none.

@@ -1,16 +1,7 @@
 import Foundation
 
-/// The evidence about one candidate building of one address: what the link model reads, by name.
-/// The model file lists the names it was fitted on; a run refuses a model whose names differ.
-///
-/// Four kinds of evidence: the candidate as the address sees it (distance, rank, margins, size,
-/// accessory, corner); the other addresses that see the building (its claimants, which see it
-/// first: how many, how close, whether they are the same house, a neighbour on the same street or
-/// another street's; and every address that has it among its candidates, by the outline and by
-/// the centroid); where it lies against
-/// the street (`StreetSides`: the side of the neighbours of each parity, along and across); and
-/// the run as a whole (how this source places its points), so that one model serves sources whose
-/// points sit inside the building, at the parcel or on the road.
+/// The evidence about one candidate of one address, by name, as the link model reads it: the
+/// model file lists its names, and a run refuses a model whose names differ.
 enum CandidateFeatures {
     static let names = CandidateFeature.allCases.map(\.name)
 
@@ -19,10 +10,8 @@ enum CandidateFeatures {
     static let farAway = 100.0
     static let noGap = 1000.0
 
-    /// The features of every candidate of address `a`, candidate `rank`'s into
-    /// `x[rank * names.count..<(rank + 1) * names.count]`. One address at a time: what is the same
-    /// for all its candidates (the largest area, which of them no other address sees first) is
-    /// found once, not once per candidate.
+    /// The features of every candidate of `a`, candidate `rank`'s at `x[rank * names.count...]`; what
+    /// is the same for all of an address's candidates is found once.
     static func fill(_ x: inout [Double], address a: Int, evidence e: LinkEvidence) {
         let list = e.candidates[a]
         guard !list.isEmpty else { return }

@@ -19,17 +19,14 @@ enum CandidateSearch {
     /// Metres: coordinate noise, not distance.
     static let outlineTolerance = 0.001
 
-    /// Every address's proposal (ProximityMatcher.propose), decided as soon as its surroundings
-    /// are known, so a million candidate lists never exist at once. The surroundings are kept only
-    /// for the addresses in `keep` (sticky links look at them again). Addresses are visited in
-    /// spatially sorted chunks, so neighbours touch the same footprints while they are in cache.
+    /// Every address's proposal (ProximityMatcher.propose), decided as soon as its surroundings are
+    /// known, in spatially sorted chunks; surroundings kept only for `keep` (sticky links re-read them).
     static func proposals(_ scene: MetricScene, index: FootprintIndex, options: LinkOptions, accessory: [Bool], pool: WorkerPool,
                           keep: [Bool]? = nil) -> (proposals: [ProximityMatcher.Proposal?], kept: [Int: AddressSurroundings]) {
         let order = scene.searchOrder
         func search(_ slots: ResultSlots<ProximityMatcher.Proposal?>, keeping keptSlots: ResultSlots<AddressSurroundings?>?) {
             pool.forEachRange(order.count, chunkSize: 512) { stretch in
-                // Buffers reused from address to address (arrays of their own were an allocation
-                // and a free or two per address).
+                // Buffers reused from address to address (no allocation per address).
                 var near: [(bboxDistance: Double, building: Int)] = []
                 var s = AddressSurroundings()
                 for k in stretch {
@@ -69,10 +66,8 @@ enum CandidateSearch {
         return keyed.map { $0.index }
     }
 
-    /// The footprints whose boxes lie within `reach` of `p`, nearest box first (then the lower
-    /// index: buildings are in id order, so ties break by id), into `near`. (The grid's boxes
-    /// enclose the footprints' own by micrometres: a lower bound of the distance still, and the
-    /// candidates beyond reach are dropped by their exact distance.)
+    /// The footprints whose boxes lie within `reach` of `p`, nearest box first, then index (id order),
+    /// into `near`. Grid boxes enclose footprints by micrometres: still a lower bound of the distance.
     static func boxes(near p: Point2, index: FootprintIndex, reach: Double, into near: inout [(bboxDistance: Double, building: Int)]) {
         near.removeAll(keepingCapacity: true)
         index.grid.search(BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y).expanded(by: reach)) { b, box in

@@ -1,17 +1,8 @@
-/// Every address's candidate buildings: the footprints within the maximum distance, nearest first
-/// (covering ones at distance 0, the smaller first), at most `CandidateTable.limit` of them. What
-/// the evidence reads once the footprints are gone: each candidate carries the measures of its
-/// footprint that the features need (distance, offset to the nearest point, whether that is a
-/// corner), and the table every building's area.
+/// Every address's candidate buildings within the maximum distance, nearest first (covering ones at
+/// 0, the smaller first), at most `limit`; carries what the features need once footprints are gone.
 struct CandidateTable: Sendable {
-    /// 12 bytes, not 48: a run holds up to six per address through the decisions (at 1M
-    /// addresses 6.2M of them: 16 bytes each were 25 MB more at the match stage's peak, 24 bytes
-    /// 50 MB more). Single precision is a micrometre at 40 m; the offset to the nearest point, in
-    /// half precision, 3 cm at 40 m (it only says on which side of a street, and how far along, a
-    /// candidate lies). Whether the footprint covers the address and whether its nearest point is
-    /// a corner are in the distance: a covering footprint is at 0, a corner is never (it is
-    /// farther than the outline's tolerance) and is kept as the distance's sign. Areas are the
-    /// table's, per building; the distances to the centroids, per entry, apart.
+    /// 12 bytes, since a run holds up to six per address through the decisions. Covering and corner
+    /// are in the distance (0 and its sign); the offset is half precision (3 cm at 40 m is enough).
     struct Candidate: Sendable {
         let building: Int32
         private let signedDistance: Float
@@ -37,12 +28,8 @@ struct CandidateTable: Sendable {
         var dx: Float { Self.widened(storedDX) }
         var dy: Float { Self.widened(storedDY) }
 
-        /// `Float(h)`, to the bit, without the library call the generic x86-64 target makes of it
-        /// (1.7% of a 1M run's CPU): the half's bits moved into a float's place and scaled by
-        /// 2^112, exact for every finite half, subnormals included. The sign is put in as a bit,
-        /// not chosen by a branch: an offset's sign is a coin toss to the processor, and the street
-        /// sides' votes widen tens of millions of offsets (at 1M: their samples −17%, the
-        /// features' −10%).
+        /// `Float(h)` to the bit, without the library call x86-64 makes of it (hot in the street sides'
+        /// votes); the sign is set as a bit, not by a branch the processor would mispredict.
         @inline(__always) static func widened(_ h: Float16) -> Float {
             let bits = h.bitPattern
             guard bits & 0x7C00 != 0x7C00 else { return Float(h) }  // ±infinity, NaN
@@ -51,9 +38,8 @@ struct CandidateTable: Sendable {
         }
     }
 
-    /// The features see the nearest six only (four had been 0.003 of F1 less on la_dev; of the
-    /// Danish road points whose true building is not among their six nearest within 40 m, 36 of
-    /// 39 do not have it within 100 m either: benchmarks/README.md).
+    /// The features see the nearest six only: four lose 0.003 of F1 on la_dev, and more add little
+    /// (benchmarks/README.md, "How the model was chosen").
     static let limit = 6
 
     /// Address a's candidates are candidates[start[a]..<start[a] + counts[a]]: the lists lie in
@@ -65,12 +51,8 @@ struct CandidateTable: Sendable {
     let entryCount: Int
     /// Every building's footprint area (m²).
     private let areas: [Float]
-    /// Each entry's distance from its address to its footprint's centroid (`FootprintView.centroid`),
-    /// in half precision (3 cm at 40 m, 25 cm at 400 m): with the other addresses that see the
-    /// building, a stand-in for whose lot it stands on (the nearest outline favours a large
-    /// building next door; the centroid is the building's own middle). Read by the features only;
-    /// kept apart from the candidates, whose 12 bytes it would have made 16 (248 MB at 10M
-    /// addresses instead of these 125).
+    /// Each entry's distance to its footprint's centroid, half precision: a stand-in for whose lot the
+    /// building is on. Kept apart so that `Candidate` stays 12 bytes.
     private let centroidDistances: [Float16]
 
     init(start: [Int32], counts: [UInt8], candidates: [Candidate], entryCount: Int, areas: [Float], centroidDistances: [Float16]) {
@@ -123,10 +105,8 @@ extension CandidateSearch {
         let order = scene.searchOrder
         let chunkSize = 512, room = chunkSize * CandidateTable.limit
         let chunkCount = (order.count + chunkSize - 1) / chunkSize
-        // Each chunk of the search order writes its lists into room of its own (pages never
-        // written are never resident); then the lists are moved down to close the gaps, in
-        // place, and the pages left behind are handed back. (Lists made apart and then laid out
-        // held them twice: 290 MB at 1M addresses.)
+        // Each chunk of the search order writes into room of its own (unwritten pages are never
+        // resident); the lists are then moved down in place, so they are never held twice.
         var start = [Int32](repeating: 0, count: order.count)
         var counts = [UInt8](repeating: 0, count: order.count)
         var used = [Int](repeating: 0, count: chunkCount)
@@ -197,16 +177,14 @@ extension CandidateSearch {
         return out
     }
 
-    /// A worker's buffers for `candidates(of:…)`, reused from address to address (the measured
-    /// footprints had been an array allocated for each address).
+    /// A worker's buffers for `candidates(of:…)`, reused from address to address (no allocation each).
     struct Scratch {
         var near: [(bboxDistance: Double, building: Int)] = []
         var measured: [(distance: Double, area: Double, building: Int, covers: Bool, corner: Bool, offset: Point2)] = []
     }
 
-    /// The nearest `CandidateTable.limit` footprints within `reach` of `p`, into `found`. Boxes
-    /// are measured nearest first and the search stops once a box is farther than the last of
-    /// the nearest found so far (a box's distance is a lower bound of its footprint's).
+    /// The nearest `CandidateTable.limit` footprints within `reach` of `p`, into `found`; stops once a
+    /// box is farther than the last kept (a box's distance is a lower bound of its footprint's).
     static func candidates(of p: Point2, scene: MetricScene, index: FootprintIndex, reach: Double,
                            scratch: inout Scratch, into found: inout [CandidateTable.Candidate]) {
         found.removeAll(keepingCapacity: true)
@@ -230,10 +208,8 @@ extension CandidateSearch {
                 corner = d > outlineTolerance && footprint.points.contains { $0.distance(to: q) < 0.01 }
             }
             let m = (distance: distance, area: footprint.area, building: b, covers: covers || distance == 0, corner: corner, offset: offset)
-            // Nearest first; covering footprints the smaller first; then id (buildings are in id
-            // order): put in its place among those before, which are in that order (no two alike,
-            // so the very order a sort of them all again gives, as it was made before: with the
-            // scratch, this function's own samples at 1M fell by a ninth).
+            // Nearest first; covering ones the smaller first; then id. Inserted in place among those before
+            // (all distinct), so the order is exactly what a full sort would give.
             let place = scratch.measured.firstIndex { $0.distance != m.distance ? m.distance < $0.distance
                 : $0.area != m.area ? m.area < $0.area : m.building < $0.building } ?? measuredCount
             scratch.measured.insert(m, at: place)

@@ -1,24 +1,12 @@
-/// The second stage's evidence (decide jointly): how strongly the other addresses claim each
-/// candidate building, by the first stage's probabilities of all the run's candidates. When two
-/// addresses want one house, the one whose claim is weaker and whose next candidate nobody claims
-/// strongly is likely the rear unit or the house behind (benchmarks/README.md, "How the model was chosen").
-///
-/// For candidate `b` of address `a`:
-/// - `strongest_other_claim`: the highest first-stage probability any other address gives `b`
-///   (0 when no other address has it among its candidates);
-/// - `alternative_strongest_other_claim`: the same for `a`'s likeliest other candidate by the
-///   first stage (ties: the nearer), 1 when `a` has no other.
-/// `benchmarks/link-model/fit.py` (`competing_claims`) computes the same from out-of-fold
-/// probabilities to fit the second stage.
+/// The second stage's evidence: how strongly other addresses claim each candidate, by first-stage
+/// probabilities; `fit.py` (`competing_claims`) computes the same columns to fit that stage.
 struct CompetingClaims: Sendable {
     static let names = ["strongest_other_claim", "alternative_strongest_other_claim"]
     /// The second stage's row: the first stage's features, then these.
     static let secondStageNames = CandidateFeatures.names + names
 
-    /// Each candidate entry's first-stage probability, in steps of 1/65535 (`quantized`): 2 bytes
-    /// a candidate, about 12 MB a million addresses (single precision had been twice that); the
-    /// claims only rank and compare them, and the second stage is fitted on claims made from the
-    /// same steps (`fit.py`), so its thresholds fall among them.
+    /// Each entry's first-stage probability in steps of 1/65535 (`quantized`), 2 bytes a candidate;
+    /// the second stage is fitted on claims made from the same steps, so its thresholds fall among them.
     private let firstProbability: [UInt16]
     /// Per building: the highest first-stage probability an address gives it, that address (-1:
     /// none), and the next highest from another address, in the same steps.

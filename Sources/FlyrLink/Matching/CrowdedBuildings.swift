@@ -1,8 +1,5 @@
-/// The other addresses' evidence about a building that many addresses see (an apartment complex
-/// whose units share one point), sorted once, so that a candidate's counts and minima over them
-/// are binary searches: looping over every other address per candidate costs k² for k seers.
-/// A building seen by fewer than `threshold` is read by the loop (`CandidateFeatures`); both give
-/// the same numbers.
+/// The other addresses' evidence about a building many see, sorted once so counts are binary
+/// searches, not k² loops; below `threshold` the loop is used, with the same numbers.
 struct CrowdedBuildings: Sendable {
     static let threshold = 32
     #if DEBUG

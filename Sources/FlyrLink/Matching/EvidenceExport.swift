@@ -1,12 +1,7 @@
 import Foundation
 
-/// `--write-evidence FILE`: every candidate of every address with its features, the other
-/// addresses' claims on it (`CompetingClaims`, from the first stage), and the model's
-/// probabilities (the first stage's, in the steps of 1/65535 the claims are made from, and the
-/// one the run decides by, unrounded: the second stage's when the model has one), as CSV in
-/// address order: what `benchmarks/link-model/fit.py` fits a model on, so the fitting reads
-/// exactly the numbers the run computes. Streamed to a temporary sibling, then renamed (at 1M
-/// addresses the file is a few gigabytes).
+/// `--write-evidence FILE`: every candidate with its features, claims and probabilities as CSV, what
+/// `fit.py` fits on, so fitting reads exactly the run's numbers; streamed to a sibling, then renamed.
 enum EvidenceExport {
     static let headerStart = "address_id,building_id,"
     static let headerEnd = ",first_probability,probability"
@@ -17,10 +12,8 @@ enum EvidenceExport {
         let path = WritePath.realPath(path) ?? path
         let temporary = path + ".tmp-\(getpid())"
         let model = model.fixing(runOf: evidence)
-        // Written for a one-stage model too (what a second stage fitted on this evidence will read);
-        // only a second stage scores with them. (Freed on return: the decision makes its own, so
-        // a run that writes evidence scores the first stage once more rather than hold these
-        // through the decisions.)
+        // Written for a one-stage model too (a second stage fitted on it reads them); freed on return
+        // rather than held through the decisions, which make their own.
         let claims = CompetingClaims(evidence, model: model, pool: pool)
         let scoringClaims = model.second == nil ? nil : claims
         do {

@@ -1,8 +1,7 @@
 import Foundation
 
-/// Whether `--write-evidence FILE` may be written: a missing path, an empty file or evidence a run
-/// wrote (its header); any other regular file only with `--overwrite`. Never an input, a directory,
-/// a device or a file inside the `--out` directory (which the run replaces).
+/// Whether `--write-evidence FILE` may be written: missing, empty or a run's evidence; another
+/// regular file only with `--overwrite`; never an input, a directory, a device or inside `--out`.
 enum EvidenceTarget {
     static func check(_ path: String, overwrite: Bool, inputs: [String], output: String?) throws(OutputError) {
         let found = try WritePath.resolve(path, role: "--write-evidence", inputs: inputs)

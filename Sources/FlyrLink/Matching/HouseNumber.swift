@@ -41,10 +41,8 @@ enum HouseNumber {
         }
     }
 
-    /// "street|number" in a normal form: two addresses with the same key are the same house
-    /// (e.g. units of one apartment block). Nil when there is no house number. The run compares
-    /// these as `HouseKey` hashes of the same bytes (`houseKey`); the text is the definition the
-    /// tests check the hashes against.
+    /// "street|number" in a normal form: equal keys are the same house; nil without a house number.
+    /// The run compares `HouseKey` hashes of these bytes; this text is what the tests check them against.
     static func key(street: String?, number: String?) -> String? {
         guard let number, !number.isEmpty else { return nil }
         var out: [UInt8] = []
@@ -57,8 +55,8 @@ enum HouseNumber {
         return generalKey(street: street, number: number)
     }
 
-    /// `key` of every address as a `HouseKey`, computed on the workers. Only equality is ever
-    /// asked of keys, and a million key strings held through the run were 70 MB.
+    /// `key` of every address as a `HouseKey`, computed on the workers (only equality is ever asked,
+    /// so no key strings are held).
     static func keys(_ addresses: [AddressPoint], pool: WorkerPool) -> HouseKeys {
         HouseKeys(addresses.withUnsafeBufferPointer { addresses in
             pool.map(addresses.count, chunkSize: 16_384) { _, i in houseKey(of: addresses[i]) }
@@ -85,9 +83,8 @@ enum HouseNumber {
         return started ? max(h, 1) : 0
     }
 
-    /// The dwelling a house number names, lowercased: its leading digits and a letter written
-    /// against them ("12B" → "12b"), without what follows a space, dash or slash: a staircase, a
-    /// flat or a unit ("11 B 9" → "11", "12-3" → "12"). Empty when it does not start with a digit.
+    /// The dwelling a house number names, lowercased: leading digits and an attached letter ("12B" →
+    /// "12b"), cut at a space, dash or slash ("12-3" → "12"); empty unless it starts with a digit.
     static func dwelling(_ number: UnsafeBufferPointer<UInt8>?) -> String {
         guard let number else { return "" }
         var out: [UInt8] = []
@@ -165,10 +162,8 @@ enum HouseNumber {
     }
 }
 
-/// A house key (`HouseNumber.key`) as 128 bits: two independent 64-bit hashes of the key's bytes,
-/// made without the key string. Two different keys share both halves with odds of about 2^-128
-/// per pair (for 10M addresses, around 10^-25 over a whole run); equal keys always agree. The
-/// hashes are fixed (not seeded per process), so runs stay byte-identical.
+/// A `HouseNumber.key` as two independent 64-bit hashes, made without the key string: collisions
+/// are about 2^-128 per pair. The hashes are not seeded, so runs stay byte-identical.
 struct HouseKey: Hashable, Sendable {
     let first: UInt64
     let second: UInt64
@@ -207,8 +202,7 @@ struct HouseKey: Hashable, Sendable {
     }
 }
 
-/// Each address's house key, nil for an address without a house number: 16 bytes per address
-/// (`HouseKey.none` for nil) where `[HouseKey?]` took 24.
+/// Each address's house key, nil for no house number: 16 bytes per address, `HouseKey.none` for nil.
 struct HouseKeys: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
     private var keys: [HouseKey]
 

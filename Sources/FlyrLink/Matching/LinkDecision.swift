@@ -1,9 +1,5 @@
-/// Decides each address's building from the evidence: every candidate is scored by the link
-/// model (its first stage for every address, then its second beside the other addresses' claims),
-/// the likeliest is chosen, and it is linked when its calibrated confidence (the share of such
-/// links that were right, out-of-fold) is at least 0.5. Rules such as "an accessory yields to
-/// its main building" or "a building nearer to another address is that address's" are features
-/// the model weighs, not vetoes.
+/// Decides each address's building: candidates scored by the link model, the likeliest linked when
+/// its calibrated confidence is at least 0.5. Rules such as "an accessory yields" are features, not vetoes.
 enum LinkDecision {
     /// Links below this confidence are not made: they were wrong more often than right.
     static let minimumConfidence = 0.5
@@ -16,10 +12,8 @@ enum LinkDecision {
         var unlinked: UnlinkedReason?
     }
 
-    /// `previous[a]`: the building address `a` was linked to in the previous snapshot, kept when it
-    /// is nearly as good (see `keepsPrevious`). `evidence` is consumed: once every address has its
-    /// verdict, only the candidates are read, and the rest of the evidence is freed before the
-    /// links are made (at 1M addresses the links were made beside 80 MB of it).
+    /// `previous[a]`: `a`'s building in the previous snapshot, kept when nearly as good (`keepsPrevious`).
+    /// `evidence` is consumed: all but the candidates is freed before the links are made.
     static func decide(_ evidence: consuming LinkEvidence, model: LinkModel, options: LinkOptions, previous: [Int?]?,
                        pool: WorkerPool) -> (links: [Link], unlinked: [UnlinkedReason?]) {
         let model = model.fixing(runOf: evidence)
@@ -88,9 +82,8 @@ enum LinkDecision {
         var best = 0
         for rank in 1..<list.count where probabilities[rank] > probabilities[best] { best = rank }  // ties: the nearer
         let confidence = rounded(model.confidence(probabilities[best], shareInside: evidence.shareInside))
-        // Snapshots: an address the run links stays on its previous building when that one is
-        // nearly as good (links do not flap between near-equal buildings from one refresh to the
-        // next); the link's confidence is then the previous building's own.
+        // Snapshots: a linked address stays on its previous building when that one is nearly as good
+        // (no flapping between refreshes); the confidence is then the previous building's own.
         if confidence >= minimumConfidence, let previous, let kept = keepsPrevious(previous, list: list, best: best, options: options) {
             return Verdict(rank: kept, confidence: rounded(model.confidence(probabilities[kept], shareInside: evidence.shareInside)), unlinked: nil)
         }

@@ -1,6 +1,5 @@
-/// What the features of a run are measured from, once the candidate search is done: the
-/// candidates, the addresses' keys, which building each address sees first, and the two
-/// measures of the whole run.
+/// What a run's features are measured from once the search is done: the candidates, the
+/// addresses' keys, each address's first building, and the run's two measures.
 struct LinkEvidence: Sendable {
     let candidates: CandidateTable
     let accessory: [Bool]

@@ -1,16 +1,10 @@
 import Foundation
 
-/// The fitted model that scores a candidate building: gradient-boosted trees over
-/// `CandidateFeatures` (the first stage), then trees over those and the other addresses' claims
-/// by the first stage (`CompetingClaims`, the second), giving the probability that the candidate
-/// is the address's building; and the calibration that maps the chosen candidate's probability to
-/// the share of such links that were right (out-of-fold). A model is data: a JSON file with its
-/// format version and feature names, written by `benchmarks/link-model/fit.py`; the default one
-/// is compiled in (`LinkModelFile.json`, generated from `benchmarks/link-model/link-model.json`).
+/// The fitted model: two stages of gradient-boosted trees giving the probability that a candidate is
+/// the address's building, and its calibration; data written by `fit.py`, the default compiled in.
 public struct LinkModel: Sendable {
-    /// Isotonic steps from the chosen candidate's probability to the share right, for runs whose
-    /// share of points inside a footprint is below `share_inside_below` (the first that fits):
-    /// the same probability is right less often where points lie on the road.
+    /// Isotonic steps from probability to share right, for runs whose share inside is below
+    /// `share_inside_below` (first that fits): points on the road are right less often.
     struct Calibration: Sendable, Decodable {
         let shareInsideBelow: Double
         let x: [Double]
@@ -46,9 +40,8 @@ public struct LinkModel: Sendable {
 
     /// The first stage: every candidate from its own evidence (`CandidateFeatures`).
     let first: TreeEnsemble
-    /// The second stage, when the file has one: every candidate again, its evidence and how
-    /// strongly the other addresses claim it and its alternative by the first stage's
-    /// probabilities (`CompetingClaims`). Its probability is the one calibrated.
+    /// The second stage, when the file has one: the first's features plus the claims
+    /// (`CompetingClaims`); its probability is the one calibrated.
     let second: TreeEnsemble?
     let calibration: [Calibration]
 

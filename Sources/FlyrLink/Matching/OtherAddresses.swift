@@ -1,8 +1,5 @@
-/// What the other addresses that see a candidate building say of it: its claimants (the addresses
-/// that see it first: how many, how close, whether the same house, a neighbour on the same street
-/// or another street's) and its seers (every address with it among its candidates, by the outline
-/// and by the centroid). Counted by a loop over them, or from a crowded building's sorted lists
-/// (`CrowdedBuildings`): the same numbers either way.
+/// What the other addresses that see a candidate say of it (claimants and seers), counted by a loop
+/// or from `CrowdedBuildings`' sorted lists: the same numbers either way.
 struct OtherAddresses {
     var claimants = 0.0, inside = 0, closer = 0, nearestClaimant = CandidateFeatures.farAway
     var sameHouse = 0.0, gap = CandidateFeatures.noGap, otherStreet = 0.0

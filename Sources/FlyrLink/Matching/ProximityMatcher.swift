@@ -1,11 +1,8 @@
-/// The baseline matcher (`--matcher naive`, what a GIS engineer writes first): containment, then
-/// the nearest footprint within reach. Kept to score the evidence-based decision
-/// (`LinkDecision`) against; its confidences are fixed (1.0 inside one footprint, 0.7 inside
-/// several, 0.75 by proximity), not probabilities.
+/// The baseline matcher (`--matcher naive`): containment, then the nearest footprint within reach,
+/// kept to score `LinkDecision` against; its confidences are fixed values, not probabilities.
 enum ProximityMatcher {
-    /// Stored in 40 bytes, not 64 (one per address, all held while the decisions are made, and
-    /// an optional one no larger): the building as 32-bit, no alternative as NaN, and the nearest
-    /// point and the covering count in one place (a proposal has only one of them).
+    /// 40 bytes, as one per address is held through the decisions: building as 32-bit, no alternative
+    /// as NaN, nearest point and covering count sharing a place (a proposal has only one).
     struct Proposal: Sendable {
         @Int32Backed var building: Int
         let method: MatchMethod
@@ -34,9 +31,8 @@ enum ProximityMatcher {
         var coveringCount: Int { method == .exact ? Int(storedPoint.x) : 0 }
     }
 
-    /// What became of an address's proposal: its confidence, or why it stays unlinked. In one
-    /// double (an unlinked address's confidence is never read: its reason is kept instead, as a
-    /// negative code), 8 bytes instead of 16 per address while the decisions are made.
+    /// An address's outcome in one double: its confidence, or why it stays unlinked as a negative
+    /// code (an unlinked address's confidence is never read).
     struct Verdict: Sendable {
         private let stored: Double
 
@@ -60,11 +56,8 @@ enum ProximityMatcher {
     static func decide(proposals: consuming [Proposal?], pool: WorkerPool = WorkerPool(threads: 1)) -> (links: [Link], unlinked: [UnlinkedReason?]) {
         var owned = consume proposals  // (held once: its pages are dropped below)
         let verdicts = verdicts(owned, pool: pool)
-        // The links, sized exactly (no doubling slack), from the proposals and their verdicts, in
-        // address order on one thread (a few milliseconds): the proposals' pages are handed back
-        // a stretch at a time behind it, and the links' are touched only as they are written.
-        // (Mutable access: the pages dropped are this function's own, copied first if a caller
-        // still shares them.)
+        // The links, sized exactly, in address order on one thread: the proposals' pages are handed
+        // back behind it (its own pages: mutable access copies first if a caller still shares them).
         let linkedCount = verdicts.reduce(0) { $1.unlinked == nil ? $0 + 1 : $0 }
         let links = owned.withUnsafeMutableBufferPointer { buffer in
             let proposals = UnsafeBufferPointer(buffer)

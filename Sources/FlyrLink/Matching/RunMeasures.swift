@@ -1,17 +1,10 @@
 import Foundation
 
-/// The measures of the whole run the decision reads: how the source places its points (the share
-/// inside a footprint, the median distance to the nearest one) and its numbering conventions (the
-/// run's and each street's, from the plain votes of `StreetSides`).
-///
-/// Kept as sums of per-address parts, each exact (counts; the votes in fixed point), so that parts
-/// made apart (one per tile of a distributed run) add up, in any order, to the very same measures
-/// as one run over every address.
+/// The whole-run measures the decision reads (point placement, numbering conventions), kept as
+/// exact sums of per-address parts so that tiles' parts add up, in any order, to one run's.
 public struct RunMeasures: Sendable, Equatable, Codable {
-    /// A street's (or the run's) votes: the sum of the plain votes (odd numbers on the left as the
-    /// numbers rise: +1) and the sum of their sizes, in units of 2⁻³⁰ (a vote is at most 1 in size,
-    /// so the sums of 2³³ votes, 8.6 billion addresses, fit in 64 bits; 2⁻⁴⁰ overflowed at 8.4
-    /// million).
+    /// A street's (or the run's) votes: sum of plain votes (odd on the left as numbers rise: +1) and
+    /// of their sizes, in units of 2⁻³⁰, so that 2³³ votes fit in 64 bits.
     public struct Votes: Sendable, Equatable, Codable {
         public var agree: Int64 = 0
         public var weight: Int64 = 0
@@ -38,9 +31,8 @@ public struct RunMeasures: Sendable, Equatable, Codable {
     /// Addresses counted (with a candidate or not), and those inside a footprint.
     public var addresses = 0
     public var inside = 0
-    /// How many counted addresses have their nearest footprint at each distance, in centimetres (the
-    /// median is reported to the centimetre: rounding keeps the order, so the median of the rounded
-    /// distances is the rounded median).
+    /// Counted addresses per nearest-footprint distance in centimetres (rounding keeps the order, so
+    /// the median of rounded distances is the rounded median).
     public var nearestCentimetres: [Int: Int] = [:]
     public var votes = Votes()
     /// Keyed by the street's hash (`HouseNumber`'s); in a file, as 16 hexadecimal digits.

@@ -1,11 +1,5 @@
-/// Keeps an address on the building it was linked to in the previous snapshot unless the new data
-/// gives a clearly better one, so links do not flap between near-equal buildings from one refresh
-/// to the next (issue 5). Runs on the matcher's proposals, before the ownership rule and confidence.
-///
-/// - The new choice covers the point: the previous building is kept only if it covers it too.
-/// - The new choice is a proximity link: the previous building is kept if it is still within
-///   reach and at most `stickyMargin` metres farther than the new one, and it is not an accessory
-///   structure losing to a main building (the accessory rule comes first).
+/// Keeps an address on its previous snapshot's building unless the new data gives a clearly better
+/// one (covering beats proximity; else within `stickyMargin` m), so links do not flap between refreshes.
 enum StickyLinks {
     /// `previous[a]`: the index (in this run) of the building address `a` was linked to before, if any.
     /// Returns how many proposals were changed back to the previous building.

@@ -1,19 +1,12 @@
 import Foundation
 
-/// Which side of its street an address's building lies on, as its neighbours on the same street
-/// tell it: house numbers of one parity run along one side. Around each address, the same-street
-/// addresses within `radius` give the street's direction (their principal axis); the buildings
-/// nearest to the neighbours of the same parity, and to those of the other parity, lie mostly on
-/// one side each of the line through the address. A candidate on the side of the same-parity
-/// neighbours' buildings is likelier the address's own; what a road point (on the street itself)
-/// cannot tell by distance, this can.
+/// Which side of its street an address's building lies on, as same-street neighbours tell it (one
+/// parity runs along one side): what a road point cannot tell by distance, this can.
 struct StreetSides: Sendable {
     static let radius = 50.0
 
-    /// Per address: the street's direction here (unit; zero when unknown), and the mean side (−1…1)
-    /// of the same-parity and other-parity neighbours' nearest buildings.
-    /// The direction is oriented the way the house numbers rise (when they do), so that a side is
-    /// also "left or right of rising numbers": most numbering schemes put one parity on each.
+    /// Per address: the street's direction (unit, oriented as numbers rise; zero when unknown), and the
+    /// mean side (−1…1) of the same-parity and other-parity neighbours' nearest buildings.
     private struct Side {
         var direction: (Float, Float)
         var sameParity: Float
@@ -61,17 +54,12 @@ struct StreetSides: Sendable {
         self.side = side
     }
 
-    /// The run's numbering convention: +1 when, wherever an address's building plainly lies on one
-    /// side of its street, odd numbers are on the left as the numbers rise and even ones on the
-    /// right, −1 the other way round, 0 when the run does not say (fewer than 20 plain votes).
-    /// Countries and towns have such conventions; learnt from the run itself, it tells a road point
-    /// between two houses at the same distance which one is its own.
+    /// The run's numbering convention: +1 when odd numbers are on the left as numbers rise, −1 the
+    /// other way, 0 with fewer than 20 plain votes; it tells a road point between two houses its own.
     let oddOnLeft: Double
 
-    /// +1 when a candidate at `offset` lies on the side the run's convention (and the street's)
-    /// puts address `a`'s parity, −1 across, scaled by how strongly the run (the street) keeps the
-    /// convention and by how little the address's own position tells its side (a road point
-    /// between two houses); 0 when unknown.
+    /// +1 when a candidate at `offset` lies on the side the run's (and street's) convention puts `a`'s
+    /// parity, −1 across, scaled by how strongly it is kept and how little `a`'s position says; 0 unknown.
     func onConventionSide(_ a: Int, number: Int32, offset: (dx: Float, dy: Float)) -> (run: Double, street: Double) {
         guard number >= 0 else { return (0, 0) }
         let s = leftOfRisingNumbers(a, offset: offset) * (number % 2 == 1 ? 1 : -1)
@@ -96,18 +84,16 @@ struct StreetSides: Sendable {
         return cross > 0 ? 1 : -1
     }
 
-    /// How far a candidate at `offset` lies along the street from the address, and across it
-    /// (metres; −1 for both when the street's direction here is unknown): a road point's own house
-    /// lies straight across from it, a neighbour's is along.
+    /// How far a candidate lies along the street from the address and across it (metres; −1 both when
+    /// unknown): a road point's own house is straight across, a neighbour's is along.
     func alongAndAcross(of a: Int, offset: (dx: Float, dy: Float)) -> (along: Double, across: Double) {
         let (ux, uy) = side[a].direction
         guard ux != 0 || uy != 0 else { return (-1, -1) }
         return (Double(abs(ux * offset.dx + uy * offset.dy)), Double(abs(ux * offset.dy - uy * offset.dx)))
     }
 
-    /// Per address, the first address with its point, street and number (itself when none is
-    /// before it). Without a street or a number there are no sides to find: each is its own.
-    /// (An open-addressed table of first indices: 8 bytes an address, where a dictionary took 40.)
+    /// Per address, the first address with the same point, street and number (itself when none, or
+    /// without street or number); an open-addressed table, 8 bytes an address.
     static func firstTwins(points: [Point2], streets: [UInt64], numbers: [Int32]) -> [Int32] {
         var twin = (0..<Int32(points.count)).map { $0 }
         let mask = (1 << max(4, Int.bitWidth - (2 * points.count).leadingZeroBitCount)) - 1
@@ -169,12 +155,8 @@ struct StreetSides: Sendable {
         return ((Float(ux), Float(uy)), sameCount > 0 ? Float(same / sameCount) : 0, otherCount > 0 ? Float(other / otherCount) : 0)
     }
 
-    /// Which side of the line through `origin` neighbour `o`'s building lies on (+1 left, −1
-    /// right), weighted by how plainly: its point inside a building, or its nearest building on one
-    /// side with none on the other, is a full vote; otherwise the nearer side wins by the margin
-    /// over the other side's nearest, a full vote at `plainMargin`. A point on the road with a
-    /// house on each side at nearly the same distance says nothing, where counting its nearest
-    /// building would have flipped a coin.
+    /// Which side of the line through `origin` neighbour `o`'s building lies on (+1 left, −1 right),
+    /// weighted by how plainly (full at `plainMargin`): a house on each side at equal distance says nothing.
     private static func vote(of o: Int, candidates: CandidateTable, points: [Point2], origin p: Point2,
                              direction: (Double, Double)) -> Double? {
         let (ux, uy) = direction

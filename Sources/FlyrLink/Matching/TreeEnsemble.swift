@@ -1,8 +1,7 @@
 import Foundation
 
-/// One stage of the link model: gradient-boosted trees over rows of `width` features, their
-/// values summed onto `baseline` and turned into a probability as scikit-learn's
-/// HistGradientBoostingClassifier does. Laid out once per run for fast walks (`Node`).
+/// One stage of the link model: gradient-boosted trees summed onto `baseline` and turned into a
+/// probability as scikit-learn's HistGradientBoostingClassifier does; laid out per run (`Node`).
 struct TreeEnsemble: Sendable {
     struct Tree: Sendable, Decodable {
         /// Node k: a leaf when feature[k] < 0 (its value is value[k]); else x[feature] <= threshold
@@ -14,15 +13,12 @@ struct TreeEnsemble: Sendable {
         let value: [Double]
     }
 
-    /// A tree node as evaluated: the trees laid out in one array, each node's children side by
-    /// side (right = left + 1), 16 bytes a node. A leaf leads to itself whatever the feature
-    /// (threshold +∞), so a tree is walked in exactly its depth in steps with no branch: the
-    /// candidates of an address are walked side by side (independent chains the processor runs
-    /// at once; one candidate at a time with a branch per step was half of a 1M-address run).
+    /// A node as evaluated, 16 bytes, children side by side (right = left + 1); a leaf leads to itself,
+    /// so a walk takes exactly the tree's depth with no branch and an address's candidates walk together.
     struct Node: Sendable {
         let threshold: Double
-        /// The feature and the left child in one word: a step loads it once (with six walks side
-        /// by side, a step had been 24 loads, and the loads were what the walks waited on).
+        /// The feature and the left child in one word: a step loads it once (the loads are what the
+        /// side-by-side walks wait on).
         private let link: UInt64
 
         init(threshold: Double, feature: Int32, left: Int32) {
@@ -89,15 +85,13 @@ struct TreeEnsemble: Sendable {
         return (nodes, values, roots, depths)
     }
 
-    /// The probability, before calibration, that each candidate is the address's building:
-    /// `x` holds `count` rows of `width` features, `into` gets `count` probabilities. Each is the
-    /// trees' values summed in the file's order, as scikit-learn sums them.
+    /// The uncalibrated probability that each candidate is the address's building: `x` holds `count`
+    /// rows of `width` features; trees summed in the file's order, as scikit-learn sums them.
     func probabilities(_ x: UnsafeBufferPointer<Double>, count: Int, into p: UnsafeMutableBufferPointer<Double>) {
         var j = 0
         while j < count {
-            // Six candidates at a time when there are more than three (most addresses have six):
-            // six walks side by side keep the processor busy where three waited on their loads
-            // (each step a node load, then a feature load).
+            // Six candidates at a time when more than three remain (most addresses have six): six
+            // independent walks keep the processor busy where three wait on their loads.
             if count - j > 3 { walk6(x, from: j, count: count, into: p); j += 6 } else { walk3(x, from: j, count: count, into: p); j += 3 }
         }
     }
@@ -137,8 +131,8 @@ struct TreeEnsemble: Sendable {
         nodes.withUnsafeBufferPointer { nodes in
             values.withUnsafeBufferPointer { values in
                 for t in 0..<roots.count {
-                    // Every walk's first step reads the root, the same node: loaded once, not six
-                    // times, and one load shorter on each walk's chain (at 1M: −7% of these walks).
+                    // Every walk's first step reads the same root node: loaded once, one load shorter on each
+                    // walk's chain.
                     guard depths[t] > 0 else {
                         let v = values[Int(roots[t])]
                         s0 += v; s1 += v; s2 += v; s3 += v; s4 += v; s5 += v
@@ -164,9 +158,8 @@ struct TreeEnsemble: Sendable {
         for (i, s) in [s0, s1, s2, s3, s4, s5].enumerated() where j + i < count { p[j + i] = 1 / (1 + exp(-s)) }
     }
 
-    /// 1 when x goes to the right child (not x <= threshold, NaN included), else 0: as a number,
-    /// not a branch (the compiler had made one of the three walks' steps a branch, mispredicted
-    /// half the time).
+    /// 1 when x goes to the right child (not x <= threshold, NaN included), else 0: a number, not
+    /// a branch, which would be mispredicted half the time.
     @inline(__always) private static func right(_ x: Double, _ threshold: Double) -> Int {
         1 &- Int(unsafeBitCast(x <= threshold, to: UInt8.self))
     }
