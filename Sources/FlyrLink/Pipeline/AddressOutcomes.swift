@@ -1,5 +1,5 @@
-/// Each address's index into a run's links, nil when it has none. Kept as 32-bit indices with -1
-/// for none: a run holds one per address, and `[Int?]` took 16 bytes each.
+/// Each address's index into a run's links, nil when it has none: 32-bit indices with -1 for none,
+/// 4 bytes per address.
 public struct LinkOfAddress: RandomAccessCollection, Sendable {
     private var indices32: [Int32]
 
@@ -17,8 +17,7 @@ public struct LinkOfAddress: RandomAccessCollection, Sendable {
     }
 }
 
-/// For each address, why it is unlinked (nil when it is linked), as one byte per address: a
-/// `[String?]` held a 16-byte string per address for one of four texts.
+/// For each address, why it is unlinked (nil when linked), one byte per address.
 public struct UnlinkedReasons: RandomAccessCollection, Sendable {
     /// 0: linked; 1: unlinked with no reason given; 2 + k: the reason of `ordinal` k.
     private var codes: [UInt8]

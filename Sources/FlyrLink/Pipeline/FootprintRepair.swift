@@ -1,6 +1,5 @@
-/// Checks every footprint with GEOS and repairs invalid ones with MakeValid (keeping only the
-/// polygonal result). A footprint with nothing left after repair is rejected. Plain rings that are
-/// clearly valid skip GEOS (Footprint.isPlainlyValid).
+/// Checks every footprint with GEOS and repairs invalid ones with MakeValid (polygonal part only;
+/// nothing left: rejected). Plainly valid rings skip GEOS (`Footprint.isPlainlyValid`).
 enum FootprintRepair {
     enum Outcome {
         case valid
@@ -8,9 +7,8 @@ enum FootprintRepair {
         case unusable(String)
     }
 
-    /// The footprints that are not plainly valid, each with what GEOS made of it, in index order
-    /// (every other footprint is valid). Sparse: a million outcomes, nearly all `.valid`, were
-    /// 48 MB of fresh pages.
+    /// The footprints not plainly valid, each with GEOS's outcome, in index order (every other one is
+    /// valid): sparse, since nearly every outcome is `.valid`.
     static func run(_ footprints: FootprintStore, pool: WorkerPool) -> [(index: Int, outcome: Outcome)] {
         let plain = pool.map(footprints.count, chunkSize: 4096) { _, i in footprints[i].isPlainlyValid }
         let suspects = plain.indices.filter { !plain[$0] }

@@ -35,14 +35,8 @@ enum IDOrder {
         }
     }
 
-    /// The parked rows' indices in id order, each id once (its first row), the rows `dropping`
-    /// left out; every repeat of an id made a reject. `keyed`: every parked row's key (its
-    /// index the row's), made as the rows were read; consumed.
-    ///
-    /// The keys are sorted while the rows stay parked (at 1M buildings the keys, the sort's
-    /// scratch and the rows were the ingest's peak). Only the rows whose ids share their first
-    /// 16 bytes with another's are unpacked, to order them by all their bytes (the parked order
-    /// on ties); equal ids share those bytes, so the repeats are among them.
+    /// The parked rows' indices in id order, each id once (its first row; repeats made rejects), sorted
+    /// by `keyed` while the rows stay parked; only rows sharing their 16-byte prefix are unpacked.
     static func keptOrder<T: Ingest.Identified & ParkableRow>(_ keyed: inout [Keyed], parked: ParkedRows<T>, dropping: [Bool]? = nil, layer: String,
                                                              rejects: inout [Reject], pool: WorkerPool) -> [Int32] {
         if let dropping, dropping.contains(true) { keyed.removeAll { dropping[Int($0.index)] } }

@@ -17,18 +17,16 @@ struct Ingest {
         var points: [Point2]?
     }
 
-    /// Picks the source CRS: the override, the source's own, or EPSG:4326 for a source without one
-    /// whose coordinates are longitude/latitude but for a stray few (each that row's reject).
-    /// Anything else is an error: guessing would be wrong.
+    /// Picks the source CRS: the override, the source's own, or EPSG:4326 when the coordinates are
+    /// lon/lat but for a stray few (their rows rejected); anything else is an error, not a guess.
     static func sourceCRS(_ table: SourceTable, sample: [Point2]) throws(InputError) -> (String, Bool) {
         if let crs = table.spec.crs { return (crs, false) }
         if let crs = table.crsDefinition, !table.crsIsFormatDefault { return (crs, false) }
         func isLonLat(_ p: Point2) -> Bool { abs(p.x) <= 180 && abs(p.y) <= 90 }
         let lonLat = sample.count(where: isLonLat), other = sample.count - lonLat
         if let implied = table.crsDefinition {
-            // GeoJSON without a `crs` member is lon/lat by definition (RFC 7946): kept when most of
-            // its coordinates are (a stray one out of range is that row's reject), and the same
-            // question as any source without a CRS when most are not (metres, say).
+            // GeoJSON without `crs` is lon/lat by definition (RFC 7946): kept when most coordinates are,
+            // otherwise asked like any source without a CRS.
             if 2 * lonLat >= sample.count { return (implied, false) }
         } else if other == 0 || (lonLat > 0 && other <= max(1, sample.count / 100)) {
             // (A source in metres has few coordinates, if any, within ±180/±90: not 99 in 100.)
@@ -94,10 +92,8 @@ struct Ingest {
 
     // MARK: addresses
 
-    /// Addresses taken batch by batch as the reader produces them; each point stays in the
-    /// source's CRS until `sortIDs`. The rows are parked as they come (`ParkedRows`), each
-    /// with its id order key beside it: held, both layers' rows were a third of the read's peak
-    /// at 1M buildings, and were held again beside the id ordering's keys.
+    /// Addresses taken batch by batch as read, points in the source CRS until `sortIDs`; rows are
+    /// parked as they come, each with its id order key, so they are not held beside the keys' sort.
     final class AddressIntake {
         private let layer = "addresses"
         private let parked = ParkedRows<AddressPoint>.Builder()
@@ -190,10 +186,8 @@ struct Ingest {
             }
         }
 
-        /// Brings the points to lon/lat, rejects those outside the CRS's range, names the rows
-        /// without ids and puts them in id order; `finish` then puts the points in that order.
-        /// (Two steps: a run sorts both layers' ids before it moves either's geometry, so that
-        /// no layer's keys are held beside the footprints' reordering.)
+        /// Points to lon/lat, out-of-range ones rejected, unnamed rows named, ids ordered; `finish` then
+        /// reorders the points. Two steps, so no layer's keys are held beside the footprints' reordering.
         func sortIDs(_ table: SourceTable, pool: WorkerPool) throws(InputError) {
             if let tooMany { throw InputError("\(layer): \(table.spec.description): \(tooMany)") }
             let rows = parked.finish()
@@ -243,9 +237,8 @@ struct Ingest {
 
     // MARK: buildings
 
-    /// Buildings taken batch by batch as the reader produces them, footprints in the source's CRS
-    /// until `finish`, in a store beside the rows (row k's footprint is the store's k-th). The
-    /// rows are parked as they come, as the addresses' are.
+    /// Buildings taken batch by batch as read; footprints in the source CRS until `finish`, in a store
+    /// beside the rows (row k's is the k-th); rows parked as they come, as the addresses'.
     final class BuildingIntake {
         private let layer = "buildings"
         private let parked = ParkedRows<Building>.Builder()
@@ -280,8 +273,7 @@ struct Ingest {
             records: for r in batch.indices {
                 consumed += 1
                 if consumed > limits.rows { tooMany = limits.tooManyRows(); break }
-                // The geometry and values moved out of the record (a copy was a reference count
-                // raised and dropped per array, per building).
+                // The geometry and values moved out of the record (no reference count per array copied).
                 var geometry: SourceGeometry?, values: [String?] = []
                 swap(&geometry, &batch[r].geometry)
                 swap(&values, &batch[r].values)
@@ -353,9 +345,8 @@ struct Ingest {
         }
     }
 
-    /// The parked rows, with `fix` (rejects naming the rows `outside`, ids given to the rows
-    /// `unnamed`) done on them when there is something to do: unparked for it and parked again,
-    /// their keys made anew.
+    /// The parked rows with `fix` (rejects for `outside`, ids for `unnamed`) applied when needed:
+    /// unparked, fixed, parked again with their keys made anew.
     static func named<T: Identified & ParkableRow>(_ rows: ParkedRows<T>, keys: inout [IDOrder.Keyed], outside: [Bool], unnamed: [Int],
                                                    pool: WorkerPool, _ fix: (inout [T]) -> Void) -> ParkedRows<T> {
         guard outside.contains(true) || !unnamed.isEmpty else { return rows }
@@ -365,11 +356,8 @@ struct Ingest {
         return ParkedRows(items, pool: pool)
     }
 
-    /// The rows put in `order` (parked indices in id order, `IDOrder.keptOrder`), and the
-    /// footprints or points with them: outputs follow ids, not the source's row order (which a
-    /// spatially indexed FlatGeobuf or a database query changes), so the same data gives the same
-    /// bytes from any format. The rows stay parked (read back in this order).
-    /// `footprints`, `points`: the rows' in the order read; put in the new order.
+    /// The rows, footprints and points put in `order` (id order, `IDOrder.keptOrder`): outputs follow
+    /// ids, not the source's row order, so the same data gives the same bytes from any format.
     static func ordered<T: Identified & ParkableRow>(_ parked: ParkedRows<T>, order: [Int32], rejects: [Reject], crs: String, assumed: Bool,
                                                      generated: Int, footprints: FootprintStore? = nil, points: [Point2]? = nil,
                                                      pool: WorkerPool) -> Result<T> {
@@ -513,9 +501,8 @@ extension Building: Ingest.Identified {}
 
 extension AddressPoint: Ingest.Identified {}
 
-/// What one process holds of a layer: row indices are 32-bit (2³¹ rows) and a footprint store's
-/// point offsets too (2³² points, about 500M buildings of ~8 points). A larger layer is one
-/// error, not a trap (a distributed run's plan reads the layers whole too).
+/// What one process holds of a layer: 32-bit row indices and point offsets (2³¹ rows, 2³² points);
+/// a larger layer is an error, not a trap (a distributed plan reads layers whole too).
 struct LayerLimits: Sendable {
     var rows = Int(Int32.max)
     var points = Int(UInt32.max)

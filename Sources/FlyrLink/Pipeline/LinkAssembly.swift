@@ -1,15 +1,13 @@
 /// Orders the links, marks one primary per building (highest confidence, then lowest house
 /// number, then address id) and indexes them by address and building.
 enum LinkAssembly {
-    /// `unlinked`: each address's reason when it has no link (as ProximityMatcher.decide gives them).
-    /// `links` is emptied as soon as it has been grouped (a run's largest array but one). Reads
-    /// the run's addresses, not its buildings (a run unparks them after this).
+    /// `unlinked`: each unlinked address's reason. `links` is emptied once grouped (a run's second
+    /// largest array); reads the addresses, not the buildings (unparked after this).
     static func assemble(_ run: inout LinkRun, links: inout [Link], unlinked: [UnlinkedReason?], buildingCount: Int,
                          pool: WorkerPool = WorkerPool(threads: 1)) {
         let addresses = run.addresses
-        // Group by building with a counting sort (links arrive in address order), then order each
-        // group. (Into a copy: swapping each link into place instead saved the copy's 34 MB at 1M
-        // addresses, but every swap waited on the cache miss of the one before, 5 s at 10M.)
+        // Group by building with a counting sort (links arrive in address order) into a copy: swapping
+        // in place waits on a cache miss per link (see benchmarks/README.md, "Where a run's time goes").
         var start = [Int](repeating: 0, count: buildingCount + 1)
         for l in links { start[l.buildingIndex + 1] += 1 }
         for b in 0..<buildingCount { start[b + 1] += start[b] }
@@ -39,8 +37,7 @@ enum LinkAssembly {
                 }
             }
         }
-        // Each address's link, and the reason of those without: made on the workers (at 10M
-        // addresses, hundreds of megabytes of fresh pages each).
+        // Each address's link, and the reason of those without: made on the workers (large fresh arrays).
         var linkOfAddress = pool.map(addresses.count, chunkSize: 65_536) { _, _ in Int32(-1) }
         linkOfAddress.withUnsafeMutableBufferPointer { buffer in
             let shared = UncheckedBox(buffer)

@@ -55,8 +55,7 @@ public struct LinkRun: Sendable {
     }
 
     /// `linkID` appended as text by `body`'s function, from the link's building and address ids as
-    /// UTF-8 (a writer reads them once per link for the id and its own columns), made in place
-    /// (the parts the links share prepared once).
+    /// UTF-8, made in place (the parts the links share prepared once).
     func withLinkIDs<R>(_ body: (_ appendLinkID: (_ buildingID: UnsafeBufferPointer<UInt8>, _ addressID: UnsafeBufferPointer<UInt8>,
                                                   inout [UInt8]) -> Void) -> R) -> R {
         UUIDv5.withPrefix(["link", campaignID]) { prefix in
@@ -67,8 +66,8 @@ public struct LinkRun: Sendable {
 
 /// One townhouse unit: a slice of its building for one address.
 public struct UnitSlice: Sendable, Hashable {
-    /// The id as 16 bytes (its text is made when it is written), the indices as 32 bits: a run
-    /// holds one slice per townhouse unit, and a 36-character id string was a heap allocation each.
+    /// The id as 16 bytes (text made when written), indices as 32 bits: one slice per townhouse unit,
+    /// with no heap allocation each.
     private var uuid: UUIDBytes
     @Int32Backed public var buildingIndex: Int
     @Int32Backed public var addressIndex: Int

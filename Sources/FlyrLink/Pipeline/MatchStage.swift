@@ -1,8 +1,7 @@
 import Foundation
 
-/// The match stage's outcome: a link or an unlinked reason per address (not a verdict per
-/// address: at 10M addresses the difference is most of a gigabyte), the address rows unparked, and
-/// the footprints of the possible townhouse rows (buildings linked twice or more), all the split reads.
+/// The match stage's outcome: a link or unlinked reason per address (not a whole verdict), the
+/// address rows unparked, and the footprints of the possible townhouse rows: all the split reads.
 struct MatchedAddresses {
     var links: [Link]
     var unlinked: [UnlinkedReason?]
@@ -71,12 +70,8 @@ extension LinkPipeline {
         return ProximityMatcher.decide(proposals: consume proposals, pool: pool)
     }
 
-    /// candidates → evidence → model → decision (`Matching/`); with `--write-evidence`, every
-    /// candidate's features go to that file as well. Once the candidates are found, the grid is
-    /// dropped and `scene` freed, its footprints of the buildings two addresses or more have among
-    /// their candidates (the only ones that can be linked twice, so the only possible rows) parked:
-    /// the evidence and the decisions read neither (at 1M addresses, the evidence's arrays then
-    /// replace them rather than join them).
+    /// candidates → evidence → model → decision (`Matching/`), also to `--write-evidence`. Once the
+    /// candidates exist, the grid and scene are freed and the possible rows' footprints parked.
     func evidenceMatch(_ scene: inout MetricScene?, index: inout FootprintIndex?, accessory: [Bool], previous: [Int?]?,
                        addresses: inout [AddressPoint], houseKeys: inout HouseKeys?, parkedAddresses: inout ParkedRows<AddressPoint>?,
                        parkedBuildings: ParkedRows<Building>, pool: WorkerPool) throws
@@ -105,8 +100,7 @@ extension LinkPipeline {
         try options.linkModelPath.map { path throws(InputError) in .success(try LinkModel(path: path)) } ?? LinkModel.compiledIn
     }
 
-    /// candidates → evidence. Once the candidates are found, the grid is dropped and `scene` freed,
-    /// the footprints of the buildings two addresses or more have among their candidates parked.
+    /// candidates → evidence, freeing grid and scene and parking the possible rows' footprints as above.
     /// `measures`, `counted`: see `LinkEvidence.init` (a tile of a distributed run).
     func linkEvidence(_ scene: inout MetricScene?, index: inout FootprintIndex?, accessory: [Bool], houseKeys: inout HouseKeys?,
                       parkedAddresses: ParkedRows<AddressPoint>, measures: RunMeasures? = nil, counted: [Bool]? = nil,

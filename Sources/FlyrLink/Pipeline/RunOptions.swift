@@ -44,16 +44,15 @@ public struct RunOptions: Sendable, Codable {
     public var link = LinkOptions()
     public var units: UnitsMode = .split
     public var threads: Int = RunOptions.defaultThreads
-    /// `.links`: links.csv, rejects.csv and report.json only; the run's buildings and unit slices
-    /// then carry no lon/lat footprints, and its addresses only the fields linking reads
-    /// (`AddressField.linking`): nothing writes the rest.
+    /// `.links`: links.csv, rejects.csv and report.json only; the run then keeps no lon/lat footprints,
+    /// and of the address fields only those linking reads (`AddressField.linking`).
     public var only: OutputSelection = .all
     /// Write report.html beside report.json (`--no-html`: not).
     public var writeHTML = true
     public var fields = FieldMapping()
     public var parquetReader: ParquetReader = .auto
-    /// How long and how slowly a remote source's reads may go (nil: the defaults; a plan made
-    /// before the limits were options has none).
+    /// How long and how slowly a remote source's reads may go (nil: the defaults, as in a plan
+    /// without them).
     public var remoteLimits: RemoteReadLimits?
     public var remote: RemoteReadLimits { remoteLimits ?? RemoteReadLimits() }
     /// `--height-unit`; nil: metres, and the run warns when the heights look like feet (`RunWarnings`).

@@ -10,8 +10,8 @@ enum RunSummary {
         bands.firstIndex { confidence >= $0.1 && confidence < $0.2 } ?? 0
     }
 
-    /// Counted with arrays indexed by method, band and building, not dictionaries keyed by
-    /// strings: this runs over every link and address (at 10M, a second on one core when hashed).
+    /// Counted with arrays indexed by method, band and building, not string-keyed dictionaries: this
+    /// runs over every link and address.
     static func count(_ run: inout LinkRun, accessory: [Bool], repaired: Int, outsideAddresses: Int, outsideBuildings: Int,
                       buildingRejects: Int, addressRejects: Int) {
         var c = RunReport.Counts()

@@ -1,7 +1,6 @@
 extension LinkPipeline {
-    /// split: townhouse rows into unit slices, on the scene of the possible rows. The scene is
-    /// freed (off this thread) before the units are made; of the building rows, still parked,
-    /// only the planned rows' are unpacked (for the units' ids).
+    /// split: townhouse rows into unit slices, on the scene of the possible rows; the scene is freed
+    /// off this thread first, and only the planned rows' parked building rows are unpacked.
     func splitStage(_ matched: inout MatchedAddresses, _ layers: inout FramedLayers, frame: LocalMetricFrame,
                     _ clock: Clock, _ pool: WorkerPool) -> [UnitSlice] {
         stage(.split, clock) {
