@@ -1,8 +1,5 @@
-/// Boxes bucketed in a uniform grid of square cells, for many small queries (every address's
-/// reach, every small footprint's neighbourhood): a query reads the few cells its box overlaps,
-/// row by row, where a tree tests a node's every child on each level on the way down. Only the
-/// non-empty cells are stored (sorted by row, then column), so a sparse territory costs no more
-/// than a dense one. Read-only after `init`: any number of threads may query it.
+/// Boxes bucketed in a uniform grid of square cells, for many small queries (a query reads the few
+/// cells it overlaps); only non-empty cells are stored. Read-only after `init`: any thread may query.
 public struct BoxGrid: Sendable {
     public let cellSize: Double
     private let originX: Double
@@ -11,14 +8,12 @@ public struct BoxGrid: Sendable {
     private let cellKeys: [UInt64]
     /// Cell k's entries are entries[cellStart[k]..<cellStart[k + 1]].
     private let cellStart: [Int32]
-    /// Every cell's items, and their boxes beside them (a cell's boxes are read together), each
-    /// box in single precision from its cell's corner, rounded outwards (`CellBox`): 16 bytes an
-    /// entry, not 32 (at 1M footprints the grid was 45 MB, beside every proposal of the search).
+    /// Every cell's items with their boxes beside them, each box single precision from its cell's
+    /// corner, rounded outwards (`CellBox`): 16 bytes an entry, not 32, as the grid sits beside the search.
     private let items: [Int32]
     private let boxes: [CellBox]
-    /// Per entry, whether its cell is the first column (bit 0) or first row (bit 1) its box lies
-    /// in: a query reports an item from one cell only, and this answers which without
-    /// recomputing the box's cells.
+    /// Per entry, whether its cell is its box's first column (bit 0) or row (bit 1): a query reports
+    /// an item from one cell only, without recomputing the box's cells.
     private let firsts: [UInt8]
     /// Items whose boxes span more than `maxSpan` cells in a direction (a footprint the size of a
     /// district), tested on every query instead of filling thousands of cells.
@@ -44,8 +39,8 @@ public struct BoxGrid: Sendable {
         for i in 0..<count { let b = box(i); if !b.isEmpty { extent.extend(b) } }
         originX = extent.isEmpty ? 0 : extent.minX
         originY = extent.isEmpty ? 0 : extent.minY
-        // Each box's cells, as (cell key, item) pairs sorted by key, then item: counted first, so
-        // the pairs are allocated once (at 10M boxes, hundreds of megabytes).
+        // Each box's cells as (cell key, item) pairs sorted by key, then item: counted first, so the
+        // pairs are allocated once.
         var big: [Int32] = []
         var total = 0
         for i in 0..<count {
@@ -101,9 +96,8 @@ public struct BoxGrid: Sendable {
         return (cell(b.minX, origin.x, size)..<cell(b.maxX, origin.x, size) + 1, cell(b.minY, origin.y, size)..<cell(b.maxY, origin.y, size) + 1)
     }
 
-    /// The cell holding coordinate `v` (origin `o`): floor((v - o) / size), which only grows with
-    /// `v`, so a box and every point in it agree on their cells. Clamped to 0...2^30 (NaN: 2^30).
-    /// (`Int` truncates, which is the floor where it is used: the quotient is positive there.)
+    /// The cell holding `v`: floor((v - o) / size), monotonic in `v` so a box and its points agree,
+    /// clamped to 0...2^30 (NaN: 2^30); `Int` truncation is the floor here (the quotient is positive).
     @inline(__always)
     private static func cell(_ v: Double, _ o: Double, _ size: Double) -> Int {
         let c = (v - o) / size
@@ -150,9 +144,8 @@ public struct BoxGrid: Sendable {
         }
     }
 
-    /// Every item in the grid once, cell by cell, row by row (an item where its box begins): a
-    /// sweep in this order meets neighbours one after another whatever their indices (ids that
-    /// follow no order in space left a sweep in index order waiting on memory at every step).
+    /// Every item once, cell by cell, row by row (where its box begins): a sweep in this order meets
+    /// spatial neighbours one after another, whatever their ids.
     func spatialOrder() -> [Int32] {
         var order: [Int32] = []
         order.reserveCapacity(items.count)
@@ -168,12 +161,8 @@ public struct BoxGrid: Sendable {
         return result
     }
 
-    /// Visits once, in no particular order, every item whose box intersects `query`, and a few whose
-    /// box only nearly does: each with a box that encloses its own, by at most a few units in the
-    /// last place of single precision at the cell's scale (micrometres for metres in cells of
-    /// 100 m). A caller that needs the exact answer tests the item's own box. An item in several
-    /// cells the query reads is visited from one of them only: the cell at the lower-left corner
-    /// of the part of its box within the query's cells.
+    /// Visits once, in no order, every item whose box intersects `query`, and a few that nearly do
+    /// (boxes enclose by a few single-precision ulps): a caller needing the exact answer tests its own box.
     public func search(_ query: BBox, _ visit: (Int, BBox) -> Void) {
         // An empty query meets nothing; so does one with a NaN side (no cell holds it).
         guard query.minX <= query.maxX, query.minY <= query.maxY else { return }

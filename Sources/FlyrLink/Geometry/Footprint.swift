@@ -10,16 +10,13 @@ public struct Polygon: Sendable, Hashable {
     public var shell: [Point2] { rings.first ?? [] }
 }
 
-/// A building footprint: one or more polygons (a MultiPolygon when more than one), stored flat:
-/// every ring's points in one array, with ring and polygon boundaries beside it. The usual footprint
-/// (one polygon, one ring) is a single allocation: the boundary array is then empty, and costs
-/// nothing. A million footprints as nested arrays were three allocations each, and most of the
-/// run's memory and reference counting.
+/// A building footprint: one or more polygons, stored flat (every ring's points in one array, the
+/// boundaries beside it), so the usual one-ring footprint is a single allocation.
 public struct Footprint: Sendable, Hashable {
     /// Every ring's points, ring after ring; each ring closed (first point repeated last).
     public private(set) var points: [Point2]
-    /// The ring and polygon boundaries in one array (16 bytes a footprint, not 24: a run holds
-    /// two per building), as `RingLayout` reads them: empty when there is one ring of all the points.
+    /// The ring and polygon boundaries in one array, as `RingLayout` reads them: empty when there is one
+    /// ring of all the points.
     private(set) var ends: [Int32]
 
     @inline(__always) var layout: RingLayout<[Int32]> { RingLayout(ends: ends, pointCount: points.count) }
@@ -45,10 +42,8 @@ public struct Footprint: Sendable, Hashable {
         ends = Self.ends(rings: rEnds, polygons: pEnds)
     }
 
-    /// From the flat form itself: `ringEnds` ends every ring in `points`, `polygonEnds` every
-    /// polygon in the rings (both exclusive, ascending, the last the total); as stored, either may
-    /// be empty for one ring of all the points or one polygon of all the rings. A reader that
-    /// gathers coordinates flat hands them over without a nested copy.
+    /// From the flat form: `ringEnds` and `polygonEnds` (exclusive, ascending, the last the total;
+    /// either may be empty for one ring or one polygon), so a flat reader hands over without a copy.
     public init(points: [Point2], ringEnds: [Int32], polygonEnds: [Int32]) {
         let rings = ringEnds.isEmpty ? (points.isEmpty ? 0 : 1) : ringEnds.count
         precondition(ringEnds.last.map(Int.init) ?? points.count == points.count && polygonEnds.last.map(Int.init) ?? rings == rings,

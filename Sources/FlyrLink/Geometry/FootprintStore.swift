@@ -1,14 +1,7 @@
 import Glibc
 
-/// Many footprints kept together: every point in one slab, every footprint's ring ends (in
-/// `RingLayout`'s form; none for the usual one-ring footprint) in another, and where each footprint
-/// starts in both. Read as `FootprintView`s, in place, by any number of threads. A run keeps its
-/// buildings' footprints in stores from the moment they are read: in lon/lat in id order, and in
-/// the metric frame.
-///
-/// A million footprints as arrays of their own were a million allocations, each a 32-byte array
-/// header and a malloc chunk beside its 85 bytes of points (117 MB of heap at 1M buildings for 85 MB
-/// of coordinates), and an array of them 16 bytes a footprint more; here it is the points and 8 bytes.
+/// Many footprints in two slabs (points; ring ends in `RingLayout`'s form) plus per-footprint starts,
+/// read in place as `FootprintView`s by any number of threads: no allocation per footprint.
 final class FootprintStore: @unchecked Sendable {
     let count: Int
     private let slabs: Slabs
@@ -17,8 +10,8 @@ final class FootprintStore: @unchecked Sendable {
     private var ends: SlabBuffer<Int32> { slabs.ends }
     private var endStart: SlabBuffer<UInt32> { slabs.endStart }
 
-    /// The four blocks: footprint i's points are points[pointStart[i]..<pointStart[i + 1]] (32 bits:
-    /// 4G points are 64 GB of coordinates, more than a run can hold); its ring ends likewise in `ends`.
+    /// Footprint i's points are points[pointStart[i]..<pointStart[i + 1]] (32 bits: 4G points are more
+    /// than a run can hold); its ring ends likewise in `ends`.
     fileprivate struct Slabs {
         var points = SlabBuffer<Point2>(count: 0)
         var pointStart = SlabBuffer<UInt32>(count: 1)
@@ -75,9 +68,8 @@ final class FootprintStore: @unchecked Sendable {
     /// The footprints of `source` at `order` (indices into `source`; all, in order, when nil), with
     /// those in `replacing` (by their index in `source`) taken from there instead: a store put in
     /// id order, or what a run keeps after repairs and the territory's cut.
-    /// `consumingSource`: the source is read no more afterwards (the caller drops it), and its
-    /// pages are handed back as the copy passes them (`PageCountdown`): a store put in id order
-    /// from the order it was read in held both at full size (at 1M buildings, 93 MB each).
+    /// `consumingSource`: the source is read no more, and its pages are handed back as the copy passes
+    /// them (`PageCountdown`), so the two are never both at full size.
     convenience init(_ source: FootprintStore, order: [Int32]?, replacing: [Int: Footprint] = [:], pool: WorkerPool,
                      consumingSource: Bool = false) {
         func view<R>(_ k: Int, _ body: (FootprintView) -> R) -> R {

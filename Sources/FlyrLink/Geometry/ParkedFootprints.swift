@@ -1,16 +1,5 @@
-/// Some footprints of a store, compressed in memory while the stages between do not read them:
-/// a run parks the possible townhouse rows' footprints (every building two addresses have among
-/// their candidates) once the candidate search is done, and unpacks only the rows the decisions
-/// made (buildings linked twice) for the split. Held as a store, they were 86 MB beside the
-/// evidence at 1M buildings, at the match stage's peak; parked, about 45 MB, and the whole store
-/// is never copied beside itself.
-///
-/// Lossless: chunks of `chunkFootprints` footprints, each its point and ring-end counts, its ring
-/// ends, whether its rings are closed (their last points, the first again, are left out), then
-/// its coordinates as 64-bit words, each xored with the same coordinate of the point
-/// before (neighbouring points share their sign, exponent and leading digits) and laid out a byte
-/// plane at a time (those shared bytes then run together), compressed with zstd (level 1). Metric
-/// coordinates are otherwise noise to a compressor: plain zstd kept 73% of them, this 51%.
+/// Footprints parked as lossless zstd chunks while no stage reads them, coordinates xored with the
+/// previous point's by byte plane (plain zstd keeps 73% of their bytes, this 51%).
 final class ParkedFootprints: @unchecked Sendable {
     /// The buildings parked, ascending: parked footprint k is building `buildings[k]`'s.
     let buildings: [Int32]

@@ -1,8 +1,5 @@
-/// A quick, conservative validity test for the usual footprint: one polygon, one ring, a few dozen
-/// vertices, no two edges meeting except neighbours at their shared vertex. When it says yes,
-/// GEOS's IsValid would too; anything it is unsure about (holes, parts, long rings, near-touching
-/// or collinear edges, repeated vertices) goes to GEOS. Building a GEOS geometry for each of a
-/// million plain rectangles only to hear "valid" was most of the ingest stage.
+/// A quick, conservative validity test for the usual one-ring footprint: when it says yes GEOS's
+/// IsValid would too; anything unsure goes to GEOS (a GEOS geometry per plain rectangle is costly).
 extension FootprintView {
     var isPlainlyValid: Bool {
         guard ringCount == 1 else { return false }

@@ -7,7 +7,7 @@ enum LinkAssembly {
                          pool: WorkerPool = WorkerPool(threads: 1)) {
         let addresses = run.addresses
         // Group by building with a counting sort (links arrive in address order) into a copy: swapping
-        // in place waits on a cache miss per link (see benchmarks/README.md, "Where a run's time goes").
+        // in place would wait on a cache miss per link.
         var start = [Int](repeating: 0, count: buildingCount + 1)
         for l in links { start[l.buildingIndex + 1] += 1 }
         for b in 0..<buildingCount { start[b + 1] += start[b] }
