@@ -1,9 +1,7 @@
 import Foundation
 
-/// Frees large intermediate structures on another thread, then hands the freed pages back to the
-/// system. A million footprints take a good part of a second to free one object at a time (the
-/// next stage need not wait for that), and what they held would otherwise stay resident beside
-/// the next stage's new arrays (which glibc maps afresh): at 10M buildings, a gigabyte of peak.
+/// Frees large structures on another thread (the next stage need not wait), then hands the freed
+/// pages back, or they stay resident beside the next stage's freshly mapped arrays.
 enum BackgroundRelease {
     static func dropAndTrim<T>(_ value: consuming T) {
         let box = UncheckedBox(Holder(value))

@@ -1,11 +1,7 @@
 import Glibc
 
-/// Hands the pages of a large buffer back to the kernel as soon as a pass has read them for the
-/// last time, before the buffer itself is freed: so that what a pass makes from a buffer and the
-/// buffer are never both at their full size (at 1M addresses, the links and the proposals they
-/// are made from: 34 and 45 MB). The pages read as zeros afterwards; the caller reads no element
-/// below the mark again. Only for elements without references (zeroed bytes must not be a
-/// reference anyone releases).
+/// Hands a large buffer's pages back once a pass has read them for the last time, so the buffer and
+/// what is made from it are never both full size. Pages read as zeros afterwards: no references.
 enum ConsumedPages {
     /// Drops the whole pages of `buffer` that lie below element `end`.
     static func drop<T>(_ buffer: UnsafeBufferPointer<T>, below end: Int) {
@@ -34,10 +30,8 @@ enum ConsumedPages {
     }
 }
 
-/// The pages of a buffer read in an order of its own (a gather), each dropped once every read
-/// expected on it is done: a copy into a new order then holds little more than one buffer at a
-/// time when the two orders are alike at the scale of pages (both following space, say), and
-/// no more than both when they are not. Pages only partly inside the buffer are kept.
+/// A gathered buffer's pages, each dropped once its expected reads are done: a copy into a similar
+/// order holds little more than one buffer. Pages only partly inside are kept.
 struct PageCountdown {
     private let firstPage: Int
     private let offset: Int

@@ -1,13 +1,8 @@
-/// How the process's heap gives memory back. glibc keeps freed heap pages for reuse, but by
-/// default it shrinks a heap whose free top passes 128 kB and grows it again page by page: at 10M
-/// buildings that was 230,000 mprotect calls and gigabytes of pages zeroed twice (a sixth of the
-/// run's CPU in the kernel). Memory is returned where a run chooses to (`returnFreedMemory`).
+/// How the process's heap gives memory back: glibc's default trimming shrinks and regrows the heap
+/// page by page (a sixth of a 10M run's CPU in the kernel), so a run returns memory where it chooses.
 public enum HeapTrim {
-    /// Keeps freed heap memory for the next allocation instead of returning it at once, and grows
-    /// the heap in 16 MB steps. For the process that runs the pipeline, once, before it starts.
-    /// Setting any of these turns off glibc's own adjustment of the size above which a block gets
-    /// pages of its own (mmap, zeroed afresh every time), so that size is set too: 4 MB, where
-    /// the 1M run's system time was lowest with its peak unchanged (32 MB kept 64 MB more resident).
+    /// Keeps freed heap memory for reuse and grows the heap in 16 MB steps; once, before the pipeline.
+    /// Setting these fixes the mmap threshold too, so it is set: 4 MB, lowest system time at equal peak.
     public static func keepFreedMemoryForReuse() {
         _ = mallopt(mTrimThreshold, 1 << 30)
         _ = mallopt(mTopPad, 16 << 20)

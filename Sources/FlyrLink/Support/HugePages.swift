@@ -1,11 +1,7 @@
 import Glibc
 
-/// Asks the kernel for 2 MB pages (transparent huge pages) behind a large array that is read in
-/// random order. The id ordering gathers every row from a random place in the rows as read: at
-/// 10M buildings, with 4 KB pages nearly every one of those reads also missed the TLB (the gather
-/// took 1.3–1.5 s a layer; with 2 MB pages 0.4–0.9 s). Only the 2 MB-aligned interior of the
-/// array's storage is advised, before its pages are touched; where the kernel's THP setting is
-/// `never`, the advice is refused and nothing changes.
+/// Asks for transparent huge pages behind a large array read in random order (the id ordering's
+/// gather, TLB-bound: 1.3–1.5 s a 10M layer with 4 KB pages, 0.4–0.9 s with 2 MB). No-op under THP `never`.
 enum HugePages {
     /// Arrays smaller than this are left alone (they hold at most a page or two).
     static let minimumBytes = 4 << 20

@@ -9,18 +9,9 @@ protocol ParkableRow {
     init(packedFields: PackedFields, fixed: UnsafeRawPointer)
 }
 
-/// A layer's rows, compressed in memory from the moment they are read until the stages that read
-/// them: the addresses' after the candidate search (house keys, decisions, split), the buildings'
-/// after the links are grouped (and, a few rows at a time, the id ordering's ties and the rejects).
-/// The geometry stages between (the frame, the index, the search) read only what they were given
-/// apart: footprints and points. Held as they are, the rows with their ids and fields were 90 MB
-/// at 1M buildings, a third of those stages' peak; parked, 16 MB (65 MB serialized).
-///
-/// Parked in the order read, in chunks of `chunkRows` rows, each compressed with zstd (level 1:
-/// the rows are ids and names much like their neighbours'); read back in `order` (the id
-/// order, once the ingest has made it), without ever holding them in both orders. A chunk is
-/// the rows' fixed-width parts, then their records one after the other (a 0 byte for a row
-/// without one: a record starts with its value count, never 0).
+/// A layer's rows, zstd-compressed in memory from the read until the stages that read them, since
+/// the geometry stages between read only footprints and points (held, the rows were a third of their peak).
+/// Chunks of `chunkRows` in read order (fixed parts, then records; 0 for none), read back in `order`.
 final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
     /// How many rows were parked.
     let parkedCount: Int

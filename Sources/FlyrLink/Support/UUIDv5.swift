@@ -25,10 +25,8 @@ public enum UUIDv5 {
         }
     }
 
-    /// The namespace and a name's leading parts, written once into plain memory, for ids made by
-    /// the million that share them (a run's link ids share "link" and the campaign). Both workers
-    /// make ids at once: a shared String or array here had its reference count raised and
-    /// lowered per id from both cores.
+    /// The namespace and leading name parts written once into plain memory, for ids made by the million
+    /// that share them: no shared String retained per id from both cores.
     struct NamePrefix {
         fileprivate let bytes: UnsafeBufferPointer<UInt8>
     }
@@ -43,9 +41,8 @@ public enum UUIDv5 {
         return body(NamePrefix(bytes: UnsafeBufferPointer(start: buffer, count: writer.count)))
     }
 
-    /// `make(parts: prefix's parts + [p2, p3])` appended as text to `out`, with no parts array and
-    /// no id string (a run writes one per link). Two parts as UTF-8 bytes, read where they are kept
-    /// (the link id's shape: a generic parameter pack cost runtime metadata look-ups per call).
+    /// `make(parts: prefix's parts + [p2, p3])` appended as text to `out`, from UTF-8 bytes in place:
+    /// no parts array, no id string, no generic pack (runtime metadata look-ups per call).
     static func append(_ prefix: NamePrefix, utf8 p2: UnsafeBufferPointer<UInt8>, _ p3: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         withID(leading: prefix.bytes, leadingHasParts: true, partBytes: p2.count + p3.count, partCount: 2,
                name: { name in name.add(utf8: p2); name.add(utf8: p3) }) { id in
@@ -157,8 +154,8 @@ extension UUIDv5 {
     }
 }
 
-/// A UUID's 16 bytes as two integers (big-endian halves): 16 bytes in place of a 36-character
-/// heap string. A run keeps one per unit slice (at 10M buildings, 3.6M of them).
+/// A UUID's 16 bytes as two big-endian integers, in place of a 36-character heap string (a run
+/// keeps one per unit slice).
 public struct UUIDBytes: Sendable, Hashable {
     let high: UInt64
     let low: UInt64

@@ -70,10 +70,8 @@ extension WorkerPool {
         }
     }
 
-    /// `transform(i)` for every i in 0..<count where `include(i)`, in index order, in an array
-    /// sized exactly: the chunks are counted on the workers, then each fills its own stretch.
-    /// Its pages are first touched by both threads, not one (a fresh page costs microseconds
-    /// on a virtual machine, and at 10M rows these arrays are hundreds of megabytes).
+    /// `transform(i)` for every i where `include(i)`, in index order, sized exactly (chunks counted,
+    /// then filled); pages first touched by both threads, as fresh pages are slow on a virtual machine.
     func compactMap<T>(_ count: Int, chunkSize: Int = 65_536, where include: (Int) -> Bool, _ transform: (Int) -> T) -> [T] {
         guard count > 0 else { return [] }
         let chunks = (count + chunkSize - 1) / chunkSize
