@@ -7,13 +7,8 @@ public enum BuildingField: String, CaseIterable, Sendable, Codable {
     case type
 }
 
-/// An input building that was read and accepted. Its footprint is kept apart, with every other
-/// building's (`FootprintStore`; a run's `footprint(ofBuilding:)`).
-///
-/// Stored in 32 bytes, not 80 (a run holds every building): the id's bytes packed with the other
-/// rows' of its batch (a `String` of its own was 16 bytes here and, over 15 bytes, 64 more on the
-/// heap: Overture's ids are 32), the height's nil a NaN, the levels' nil `Int32.min` (a levels
-/// count beyond 32 bits is no count); the type in a byte of what was padding.
+/// An accepted input building, 32 bytes as a run holds them all: id packed with its batch's, nil height
+/// a NaN, nil levels `Int32.min`. Its footprint is kept apart (`FootprintStore`).
 public struct Building: Sendable, Hashable {
     private var packedID: PackedFields
     private var storedLevels: Int32
