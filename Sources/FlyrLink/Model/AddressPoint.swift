@@ -30,15 +30,11 @@ public enum AddressField: String, CaseIterable, Sendable, Codable {
     }
 }
 
-/// An input address that was read and accepted. Its point is kept apart, with every other
-/// address's (a run's `location(ofAddress:)`, in EPSG:4326): a run that writes no geometry moves
-/// the points into its metric frame where they are, and holds no lon/lat copy of them.
+/// An accepted input address; its point is kept apart (`location(ofAddress:)`, EPSG:4326), so a
+/// run writing no geometry moves points into its metric frame in place.
 public struct AddressPoint: Sendable, Hashable {
-    /// The id and the other fields, in `AddressField` order, packed into bytes shared with the
-    /// other addresses of its batch (see `PackedFields`): an array of seven optional strings per
-    /// address was 160 bytes of heap, and at 10M addresses the largest thing a run held; an id as
-    /// a `String` of its own was 16 bytes more per row, and 64 more on the heap when longer than
-    /// 15 bytes (Overture's ids are 32).
+    /// The id and other fields, in `AddressField` order, packed into bytes shared with the batch
+    /// (`PackedFields`): no strings or arrays of their own per address.
     private var packed: PackedFields
     /// 1-based ordinal of the feature in its layer.
     @RowNumber public var sourceRow: Int

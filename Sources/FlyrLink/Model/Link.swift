@@ -6,11 +6,8 @@ public enum MatchMethod: String, Sendable, Codable, CaseIterable {
     case proximity = "gold_proximity"
 }
 
-/// One address linked to one building.
-///
-/// Stored in 32 bytes, not 56: a run holds one link per address, twice while they are ordered,
-/// so at 10M addresses the width of this struct is over a gigabyte. Indices are kept as 32-bit
-/// (a layer of more than 2^31 rows traps rather than wraps); the accessors are the usual `Int`s.
+/// One address linked to one building, in 32 bytes (a run holds one per address, twice while
+/// ordering): indices are 32-bit (more than 2^31 rows traps, never wraps); accessors give `Int`s.
 public struct Link: Sendable, Hashable {
     @Int32Backed public var addressIndex: Int
     @Int32Backed public var buildingIndex: Int

@@ -1,10 +1,5 @@
-/// The bytes of many rows' packed fields in one allocation. An intake batch's addresses share
-/// one slab: a byte array of their own per address was a 32-byte array header and a malloc
-/// chunk rounded up to 16 bytes, 80 bytes for 34 bytes of text (at 10M addresses, half a gigabyte).
-///
-/// The bytes are a block of their own, not an array: a row's fields are read by both workers at
-/// once, and reading an array held by a class raised and dropped the array's reference count each
-/// time, from both cores (at 10M rows the links writer was a third slower for it).
+/// The bytes of many rows' packed fields in one allocation shared by an intake batch, held as a
+/// raw block, not an array, so both workers read fields with no reference count touched.
 final class FieldSlab: @unchecked Sendable {
     private let base: UnsafeMutableBufferPointer<UInt8>
 
