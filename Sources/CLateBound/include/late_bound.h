@@ -1,9 +1,5 @@
-// GDAL, libpq, PROJ and libcurl, bound when first needed rather than linked: a run that reads FlatGeobuf
-// or GeoJSON in lon/lat with the project's own readers and writes files loads none of them, and
-// loading GDAL (with the hundred libraries it pulls in) costs about 20 MB resident and 30 ms at
-// start-up, before any work; PROJ (with SQLite, curl and TLS) about 8 MB. Each table holds the library's functions under their own names; the
-// field types are taken from the library's own declarations (__typeof__), so a signature cannot
-// drift from the header the project is compiled against.
+// GDAL, libpq, PROJ and libcurl, bound when first needed rather than linked (GDAL alone costs about
+// 20 MB resident at start-up); field types come from the headers (__typeof__), so signatures cannot drift.
 #ifndef FLYR_LATE_BOUND_H
 #define FLYR_LATE_BOUND_H
 

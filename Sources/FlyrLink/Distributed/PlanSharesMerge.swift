@@ -107,7 +107,7 @@ extension PlanShares {
                     i += 1
                 }
                 from[k] = i
-                // (The pages passed are handed back: the mapped ids of a continent are tens of GB.)
+                // (The pages passed are handed back: a continent's mapped ids do not fit twice.)
                 ConsumedPages.drop(section, below: 2 * i)
             }
             gathered.sort { $0 < $1 }

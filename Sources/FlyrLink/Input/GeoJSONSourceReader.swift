@@ -1,12 +1,7 @@
 import Foundation
 
-/// flyr-link's own streaming reader for GeoJSON FeatureCollections and GeoJSON text sequences:
-/// GDAL's GeoJSON driver builds every feature as an OGR object and reads a few MB/s, which makes
-/// it the slowest part of a large run. This reader scans the memory-mapped file once, keeps only
-/// the properties the field mapping asks for and decodes geometry straight into `SourceGeometry`.
-/// It gives the same records as GDAL (a test compares them), except that a member that is not a
-/// Feature is a row to reject, where GDAL guesses; anything it does not handle — a
-/// named layer, a remote or compressed path — goes to GDAL.
+/// A streaming reader for GeoJSON FeatureCollections and text sequences (GDAL's driver reads a few
+/// MB/s): one scan of the mapped file, giving GDAL's records (tested); the rest goes to GDAL.
 enum GeoJSONSourceReader {
     /// `.json` goes to GDAL: it may be Esri JSON or TopoJSON, which GDAL also reads.
     static func handles(_ spec: SourceSpec) -> Bool {

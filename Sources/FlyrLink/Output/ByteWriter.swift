@@ -1,12 +1,8 @@
 import Foundation
 
-/// A buffered file writer for outputs of up to gigabytes. Bytes are gathered in a staging block
-/// and written in large blocks straight to the disk (O_DIRECT) where the file system allows it:
-/// through the page cache, every output page cost the kernel a copy into a page it had to find
-/// first (on this project's VM, 1.2–4 µs per fresh page: writing every output of a 1M city,
-/// 1.9 GB, took 0.7–2.9 s of system time beside 0.07 s direct). Full blocks go out as they fill;
-/// at `close` the last one's aligned part goes direct and its unaligned tail through the page
-/// cache. The bytes are those of a buffered write.
+/// A buffered writer for outputs of up to gigabytes, writing full blocks with O_DIRECT where allowed
+/// (a 1M city's 1.9 GB cost 0.7–2.9 s of system time through the page cache, 0.07 s direct).
+/// At `close` the aligned part goes direct and the tail through the cache: the bytes are a buffered write's.
 final class ByteWriter {
     private var fd: Int32
     /// Writing straight to the disk; false where the file system refuses O_DIRECT.
@@ -188,8 +184,8 @@ enum JSONText {
     }
 
     /// The text's bytes, escaped where JSON needs it (the usual text needs none: copied in one go).
-    /// `asJSONEncoder`: backspace and form feed as `\b` and `\f`, as Foundation's JSONEncoder
-    /// writes them (files it used to write keep their bytes); otherwise as `\u0008` and `\u000c`.
+    /// `asJSONEncoder`: backspace and form feed as `\b` and `\f`, as Foundation's JSONEncoder writes
+    /// them (so such files keep their bytes); otherwise as `\u0008` and `\u000c`.
     static func appendEscaped(_ u: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], asJSONEncoder: Bool = false) {
         guard u.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
             out.append(contentsOf: u)

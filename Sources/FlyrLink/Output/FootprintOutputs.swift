@@ -1,7 +1,5 @@
-/// buildings.geojson, units.geojson and features.geojson, the footprints of all three in one pass
-/// over the buildings. features.geojson carries every building's footprint again, or its slices:
-/// each footprint's coordinates are formatted once and copied into both files (formatting the
-/// coordinates was the largest part of writing every output).
+/// buildings.geojson, units.geojson and features.geojson in one pass over the buildings: each
+/// footprint's coordinates are formatted once and copied into both files that carry it.
 enum FootprintOutputs {
     static func write(_ run: LinkRun, buildings: String, units: String, features: String) throws {
         let buildingsOut = try GeoJSONWriter(path: buildings)

@@ -4,8 +4,8 @@ import Foundation
 /// independent), up to `threads` at a time, the largest first. Each file's bytes do not depend
 /// on which thread wrote it. Errors: the first layer's (in `OutputLayer.geometryLayers` order) wins.
 enum LayerConversions {
-    /// Largest first (features.geojson is about 40% of the bytes at 1M buildings), so the others
-    /// fill the second thread meanwhile.
+    /// Largest first (features.geojson holds the most bytes), so the others fill the second thread
+    /// meanwhile.
     static let order = [OutputLayer.features, .addresses, .buildings, .units]
 
     static func run(threads: Int, _ convert: @escaping @Sendable (OutputLayer) throws -> Void) throws {

@@ -60,7 +60,7 @@ public enum RunWriter {
         let csv = try CSVWriter(path: path, header: linksHeader)
         // Rows (with their SHA-1 based link ids) are formatted straight into bytes on all workers,
         // written in order: a million rows of field arrays and number strings cost more than the hashing.
-        // The campaign's field as bytes made once (a String shared by both workers was retained per row).
+        // The campaign's field as bytes made once (a shared String would be retained per row).
         var campaignField: [UInt8] = []
         CSVWriter.appendField(run.campaignID, to: &campaignField)
         campaignField.withUnsafeBufferPointer { campaign in

@@ -109,9 +109,8 @@ struct OutputDirectoryContents: ReportSource {
         }
     }
 
-    /// links.csv's rows, in order: the address, its building, and the link's method, confidence
-    /// and distance. Mapped, not copied (a 10M run's links.csv is 1.4 GB), its pages handed back
-    /// as the rows pass them, and read row by row, only the fields read decoded.
+    /// links.csv's rows in order (address, building, method, confidence, distance): mapped, not copied,
+    /// pages handed back as rows pass, only the fields read decoded.
     private func linkRows(_ body: (_ address: String, _ building: String, MatchMethod?, Double, Double) throws -> Void) throws {
         let header = RunWriter.linksHeader
         let (a, b, m, c, d) = (header.firstIndex(of: "address_id")!, header.firstIndex(of: "building_id")!, header.firstIndex(of: "match_method")!,

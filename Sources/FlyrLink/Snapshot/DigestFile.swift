@@ -1,9 +1,7 @@
 import Foundation
 
-/// A version's feature digests (`digests.bin`), kept beside its layers so that the next version's
-/// `diff.json` reads them, not the previous layers gunzipped and scanned again (that was a third of
-/// what a later version added to its run). A version without the file (made by an older build), or
-/// with one that does not read back whole, is scanned as before.
+/// A version's feature digests (`digests.bin`), so the next `diff.json` need not gunzip and scan its
+/// layers; a version without a readable file is scanned instead.
 ///
 /// Layout, little-endian: "FLYRDIG1"; then the buildings, then the addresses, each a UInt32 count
 /// and, by id ascending, a UInt32 id length, the id's UTF-8 bytes and the digest (`FeatureDigest`, 16 bytes).

@@ -11,8 +11,8 @@ enum FeatureDigests {
     static let buildingKeys = ["height_m", "levels"]
     static let addressKeys = AddressField.allCases.map(\.rawValue)
 
-    /// A version's buildings' and addresses' digests: those it keeps (`DigestFile`), else its two
-    /// gzip layers scanned, both at once (a version made before the file was kept, or one cut short).
+    /// A version's buildings' and addresses' digests: those it keeps (`DigestFile`), else its two gzip
+    /// layers scanned, both at once (no digest file, or one cut short).
     static func ofVersion(_ dir: URL) throws(OutputError) -> (buildings: Table, addresses: Table) {
         if let kept = DigestFile.read(dir) { return kept }
         let layers = [("buildings.geojson.gz", buildingKeys), ("addresses.geojson.gz", addressKeys)]

@@ -5,8 +5,8 @@ import Foundation
 /// gzip files: written by libdeflate, read by zlib (windowBits 15+16: the gzip wrapper). One gzip
 /// member with mtime 0 and no file name, so the same bytes in give the same .gz out.
 enum Gzip {
-    /// Level 1: a version's GeoJSON deflates in a fifth of the time zlib took at its default level 6,
-    /// for 15% more bytes (benchmarks/README.md, "Snapshot against run").
+    /// Level 1: a fifth of zlib level 6's time for slightly more bytes (benchmarks/README.md,
+    /// "Snapshot against run").
     static let level: Int32 = 1
 
     /// Compresses the file at `source` into `destination` (created or truncated) and syncs it to disk.

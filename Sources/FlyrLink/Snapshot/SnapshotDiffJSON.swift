@@ -1,6 +1,5 @@
-/// `diff.json`'s bytes, written directly: the bytes JSONEncoder wrote (pretty-printed, sorted
-/// snake_case keys, slashes unescaped; a test holds them equal), without building a tree of
-/// Foundation values for every link of a first version (29 MB for 160k addresses).
+/// `diff.json`'s bytes written directly, identical to JSONEncoder's (pretty, sorted snake_case keys,
+/// slashes unescaped; a test holds them equal), without a Foundation value tree per link.
 struct SnapshotDiffJSON {
     private(set) var bytes: [UInt8] = []
 

@@ -40,8 +40,8 @@ public struct SnapshotResult: Sendable {
     public var linkRun: LinkRun?
 }
 
-/// Regenerates campaign snapshots (issue 5): `ROOT/<campaign>/<version>/` with the clipped sources
-/// gzipped, the linker's outputs, `diff.json` and `manifest.json`; `current` switched atomically.
+/// Regenerates campaign snapshots: `ROOT/<campaign>/<version>/` with the clipped sources gzipped,
+/// the linker's outputs, `diff.json` and `manifest.json`; `current` switched atomically.
 public enum Snapshotter {
     public static let files = ["buildings.geojson.gz", "addresses.geojson.gz", "features.geojson.gz", "links.csv",
                                "units.geojson", "rejects.csv", "report.json", "report.html", "diff.json", DigestFile.name, "manifest.json"]

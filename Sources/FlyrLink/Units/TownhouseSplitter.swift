@@ -10,8 +10,8 @@ enum TownhouseSplitter {
         var building: Int
         /// Address indices in slice order.
         var addresses: [Int32]
-        /// Slice footprints in lon/lat, same order; none when they are not asked for (a plan is
-        /// held per row until the units are made: at 1M buildings, 90k of them).
+        /// Slice footprints in lon/lat, same order; none when not asked for (a plan is held per row until
+        /// the units are made).
         var slices: [Footprint]
     }
 
