@@ -56,9 +56,8 @@ final class RecordSink {
         records = []
     }
 
-    /// About `n` records in all (a reader's estimate, from a header or the bytes read so far):
-    /// storage sized once instead of doubled as it fills. At 10M rows each doubling copied
-    /// gigabytes into freshly zeroed pages, and held old and new arrays at once.
+    /// About `n` records in all (a reader's estimate): storage sized once instead of doubled as it
+    /// fills, so large layers are never copied nor held twice.
     func reserveCapacity(_ n: Int) {
         if consumer == nil { collected.reserveCapacity(n) } else { expect?(n) }
     }
