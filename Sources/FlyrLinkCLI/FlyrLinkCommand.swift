@@ -25,6 +25,42 @@ struct FlyrLinkCommand: ParsableCommand {
             print(VersionReport.text)
             return
         }
-        main(nil)
+        run(arguments)
+    }
+
+    /// ArgumentParser's `main`, but a usage error is one line on stderr (exit 64), as every other
+    /// failure is: `flyr-link: error: MESSAGE (see flyr-link SUBCOMMAND --help)`.
+    static func run(_ arguments: [String]) {
+        var command: ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            exit(withUsageError: error, arguments: arguments)
+        }
+        do {
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    private static func exit(withUsageError error: Error, arguments: [String]) -> Never {
+        let code = exitCode(for: error)
+        guard code != .success else { exit(withError: error) }  // --help and the like: as ArgumentParser prints them
+        let message = ConnectionSecrets.masked(message(for: error).replacingOccurrences(of: "\n", with: " "))
+        let help = (["flyr-link"] + subcommandPath(arguments) + ["--help"]).joined(separator: " ")
+        FileHandle.standardError.write(Data("flyr-link: error: \(message) (see \(help))\n".utf8))
+        Foundation.exit(code.rawValue)
+    }
+
+    /// The subcommand names at the head of `arguments` (`run`, `tile link`, …).
+    private static func subcommandPath(_ arguments: [String]) -> [String] {
+        var path: [String] = [], commands = configuration.subcommands
+        for argument in arguments {
+            guard let next = commands.first(where: { $0._commandName == argument }) else { break }
+            path.append(argument)
+            commands = next.configuration.subcommands
+        }
+        return path
     }
 }

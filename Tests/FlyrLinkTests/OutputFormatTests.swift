@@ -246,10 +246,11 @@ final class OutputFormatTests: XCTestCase {
         let base = ["run", "--buildings", TestPaths.rowsBuildings, "--addresses", TestPaths.rowsAddresses, "--quiet"]
         let unknown = try ProcessRunner.flyrLink(base + ["--out", tmp.appendingPathComponent("o").path, "--format", "shp"])
         XCTAssertEqual(unknown.status, 64)
-        XCTAssertTrue(unknown.stderr.hasPrefix("Error: --format takes dir, gpkg, fgb or parquet, not 'shp'\n"), unknown.stderr)
+        XCTAssertEqual(unknown.stderr, "flyr-link: error: --format takes dir, gpkg, fgb or parquet, not 'shp' (see flyr-link run --help)\n")
         let database = try ProcessRunner.flyrLink(base + ["--out", "postgresql://flyr:secret@127.0.0.1:1/db", "--format", "gpkg"])
         XCTAssertEqual(database.status, 64)
-        XCTAssertTrue(database.stderr.hasPrefix("Error: --format gpkg writes files; --out names a PostgreSQL database"), database.stderr)
+        XCTAssertTrue(database.stderr.hasPrefix("flyr-link: error: --format gpkg writes files; --out names a PostgreSQL database"), database.stderr)
+        XCTAssertEqual(database.stderr.split(separator: "\n").count, 1, database.stderr)
         XCTAssertFalse(database.stderr.contains("secret"))
         // The same from a pipeline file: the library's check, one line.
         let pipeline = tmp.appendingPathComponent("p.toml")

@@ -86,7 +86,7 @@ final class PreciseMessagesTests: XCTestCase {
         for (pass, extra) in [("measures", out), ("link", out + ["--measures", dir.appendingPathComponent("m.json").path]), ("outputs", [])] {
             let r = try ProcessRunner.flyrLink(["tile", pass, "--plan", dir.appendingPathComponent("plan.json").path, "--tile", "-1"] + extra)
             XCTAssertEqual(r.status, 64, pass)
-            XCTAssertEqual(r.stderr.split(separator: "\n").first, "Error: --tile must be ≥ 0", r.stderr)
+            XCTAssertEqual(r.stderr, "flyr-link: error: --tile must be ≥ 0 (see flyr-link tile \(pass) --help)\n")
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
     }
