@@ -12,12 +12,12 @@ public enum OutputTarget {
     /// The check for a run's options, before anything is read: its `--out`, and its `--write-evidence`
     /// file (`EvidenceTarget`). Nothing to check for a PostgreSQL target.
     public static func check(_ options: RunOptions) throws(OutputError) {
-        if PostgresTarget.conninfo(from: options.outputDirectory) == nil {
-            _ = try check(path: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputLocations, format: options.format)
+        let outputPath = PostgresTarget.conninfo(from: options.outputDirectory) == nil ? options.outputDirectory : nil
+        if let outputPath {
+            try check(path: outputPath, overwrite: options.overwrite, inputs: options.inputLocations, format: options.format)
         }
         if let evidence = options.evidencePath {
-            try EvidenceTarget.check(evidence, overwrite: options.overwrite, inputs: options.inputLocations,
-                                     output: PostgresTarget.conninfo(from: options.outputDirectory) == nil ? options.outputDirectory : nil)
+            try EvidenceTarget.check(evidence, overwrite: options.overwrite, inputs: options.inputLocations, output: outputPath)
         }
     }
 
@@ -37,11 +37,11 @@ public enum OutputTarget {
         if format == .gpkg {
             guard kind == .file else { throw refuse("it is a directory, and a GeoPackage output is one file (choose a file path)") }
             if WritePath.isEmptyFile(shown) || GeoPackageOutput.isOwn(shown) { return found.url }
-            if overwrite && GeoPackageOutput.isGeoPackage(shown) { return found.url }
-            if GeoPackageOutput.isGeoPackage(shown) {
-                throw refuse("it is a GeoPackage flyr-link did not write (pass --overwrite to replace a GeoPackage)")
+            guard GeoPackageOutput.isGeoPackage(shown) else {
+                throw refuse("it is not a GeoPackage (choose another path; a file that is not an output is never replaced)")
             }
-            throw refuse("it is not a GeoPackage (choose another path; a file that is not an output is never replaced)")
+            guard overwrite else { throw refuse("it is a GeoPackage flyr-link did not write (pass --overwrite to replace a GeoPackage)") }
+            return found.url
         }
         guard kind == .directory else {
             if WritePath.isEmptyFile(shown) { return found.url }

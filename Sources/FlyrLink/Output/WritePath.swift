@@ -21,8 +21,9 @@ public enum WritePath {
         var kind: Kind?
     }
 
-    /// `role` names the option in messages (`--out`, `--write-evidence`, …).
-    static func resolve(_ path: String, role: String, inputs: [String]) throws(OutputError) -> Found {
+    /// `role` names the option in messages (`--out`, `--write-evidence`, …). `writtenIn`: a directory
+    /// the command adds to (a snapshot's root), not one it replaces: it may be the current directory.
+    static func resolve(_ path: String, role: String, inputs: [String], writtenIn: Bool = false) throws(OutputError) -> Found {
         let given = URL(fileURLWithPath: path).standardizedFileURL
         var info = stat()
         if lstat(given.path, &info) != 0 {
@@ -48,9 +49,8 @@ public enum WritePath {
             throw OutputError("refusing to write \(given.path) (\(role)): it is \(specialKind(info.st_mode)), not a regular file or directory")
         }
         let real = realPath(url.path) ?? url.path
-        // A snapshot's root is written in, not replaced.
-        let refusing = role == "--root" ? "refusing to write in" : "refusing to replace"
-        if role != "--root", let cwd = realPath("."), isSameOrInside(cwd, real) {
+        let refusing = writtenIn ? "refusing to write in" : "refusing to replace"
+        if !writtenIn, let cwd = realPath("."), isSameOrInside(cwd, real) {
             throw OutputError("\(refusing) \(given.path) (\(role)): it is the current directory or one of its parents")
         }
         for input in inputs {

@@ -64,7 +64,7 @@ public enum Snapshotter {
         if let keep = request.keep, let why = OptionLimits.countProblem("--keep (keep)", keep, maximum: OptionLimits.versionsKept) { throw InputError(why) }
         let territory = try Territory.read(options.territory!)
         let inputs = options.inputLocations + (request.roads.map { [$0.location] } ?? [])
-        let root = try WritePath.resolve(request.root, role: "--root", inputs: inputs).url
+        let root = try WritePath.resolve(request.root, role: "--root", inputs: inputs, writtenIn: true).url
         let createdRoot = try checkWritable(root)
 
         let fingerprint = Fingerprint(options: options, roads: request.roads, territory: territory)

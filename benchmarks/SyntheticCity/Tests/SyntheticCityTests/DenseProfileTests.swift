@@ -10,15 +10,9 @@ final class DenseProfileTests: XCTestCase {
     private var addresses: [SyntheticAddress] { Self.city.addresses }
     private var buildings: [SyntheticBuilding] { Self.city.buildings }
 
-    private func building(_ a: SyntheticAddress) throws -> SyntheticBuilding {
-        let b = buildings[try XCTUnwrap(a.truth.buildingIndex, a.id) - 1]
-        XCTAssertEqual(b.index, a.truth.buildingIndex)
-        return b
-    }
+    private func building(_ a: SyntheticAddress) throws -> SyntheticBuilding { try Self.city.building(of: a) }
 
-    private func byBuilding(_ kind: AddressTruthKind) -> [Int: [SyntheticAddress]] {
-        Dictionary(grouping: addresses.filter { $0.truth.kind == kind }) { $0.truth.buildingIndex! }
-    }
+    private func byBuilding(_ kind: AddressTruthKind) -> [Int: [SyntheticAddress]] { Self.city.addressesByBuilding(kind) }
 
     func testExactBuildingCountAndEveryDenseKind() {
         XCTAssertEqual(buildings.map(\.index), Array(1...3000))
@@ -35,14 +29,7 @@ final class DenseProfileTests: XCTestCase {
     }
 
     func testTruthIsTheDwelling() throws {
-        for a in addresses {
-            if let kind = a.truth.kind.buildingKind {
-                XCTAssertEqual(try building(a).kind, kind, a.id)
-            } else {
-                XCTAssertNil(a.truth.buildingIndex, a.id)
-                XCTAssertEqual(a.truth.placement, .lot, a.id)
-            }
-        }
+        try Self.city.assertTruthKindsMatchBuildingKinds()
     }
 
     func testPlacementsMeanWhatTheySay() throws {

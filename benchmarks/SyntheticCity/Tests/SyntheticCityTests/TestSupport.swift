@@ -132,3 +132,29 @@ enum TestSupport {
         try XCTUnwrap(jsonObject(url)["features"] as? [[String: Any]])
     }
 }
+
+extension TestSupport.InMemoryCity {
+    /// The address's true building (indices are 1-based, in order).
+    func building(of a: SyntheticAddress) throws -> SyntheticBuilding {
+        let b = buildings[try XCTUnwrap(a.truth.buildingIndex, a.id) - 1]
+        XCTAssertEqual(b.index, a.truth.buildingIndex)
+        return b
+    }
+
+    /// The addresses of a truth kind, by their building's index.
+    func addressesByBuilding(_ kind: AddressTruthKind) -> [Int: [SyntheticAddress]] {
+        Dictionary(grouping: addresses.filter { $0.truth.kind == kind }) { $0.truth.buildingIndex! }
+    }
+
+    /// A truth kind that names a building kind is its building's kind; the others are vacant lots.
+    func assertTruthKindsMatchBuildingKinds() throws {
+        for a in addresses {
+            if let kind = a.truth.kind.buildingKind {
+                XCTAssertEqual(try building(of: a).kind, kind, a.id)
+            } else {
+                XCTAssertNil(a.truth.buildingIndex, a.id)
+                XCTAssertEqual(a.truth.placement, .lot, a.id)
+            }
+        }
+    }
+}

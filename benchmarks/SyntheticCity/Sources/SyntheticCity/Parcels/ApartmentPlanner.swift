@@ -20,17 +20,12 @@ enum ApartmentPlanner {
         let width = marginLeft + length + marginRight
         guard width <= maxWidth else { return nil }
         let setback = rng.uniform(3, 10)
-        let footprint = Rect(minX: marginLeft, minY: setback, maxX: marginLeft + length, maxY: setback + depth)
-
         let levels = rng.int(3, 9)
         var plan = ParcelPlan(kind: .apartment, width: width)
-        plan.buildings.append(PlannedBuilding(
-            kind: .apartment, ring: footprint.corners,
-            height: Heights.round(Double(levels) * 3 + rng.uniform(0.5, 2)), levels: levels))
-
-        let facade = Facade(
-            wallStart: Point(footprint.minX, setback), wallEnd: Point(footprint.maxX, setback),
-            interior: footprint, frame: RigidTransform(), stretchCentre: width / 2, stretchWidth: width)
+        let block = streetBlock(length: length, depth: depth, marginLeft: marginLeft, width: width, setback: setback,
+                                levels: levels, rng: &rng)
+        plan.buildings.append(block.building)
+        let facade = block.facade
         let placement = AddressPointPlacer.drawPlacement(&rng)
         // Inset 1 m so the ±0.5 m jitter below keeps inside points inside.
         let entrance = AddressPointPlacer.point(placement, facade: facade, interiorInset: 1, rng: &rng)
@@ -46,6 +41,19 @@ enum ApartmentPlanner {
                 placement: placement, buildingSlot: 0, truthKind: .apartment))
         }
         return plan
+    }
+
+    /// A block of `levels` storeys `setback` metres behind the street, between its margins, and the
+    /// facade it shows the street (the parcel's own frame: the street along y = 0).
+    static func streetBlock(length: Double, depth: Double, marginLeft: Double, width: Double, setback: Double, levels: Int,
+                            rng: inout SeededGenerator) -> (building: PlannedBuilding, facade: Facade) {
+        let footprint = Rect(minX: marginLeft, minY: setback, maxX: marginLeft + length, maxY: setback + depth)
+        let building = PlannedBuilding(kind: .apartment, ring: footprint.corners,
+                                       height: Heights.round(Double(levels) * 3 + rng.uniform(0.5, 2)), levels: levels)
+        let facade = Facade(
+            wallStart: Point(footprint.minX, setback), wallEnd: Point(footprint.maxX, setback),
+            interior: footprint, frame: RigidTransform(), stretchCentre: width / 2, stretchWidth: width)
+        return (building, facade)
     }
 
     static func unitLabel(_ i: Int, lettered: Bool) -> String {

@@ -12,16 +12,12 @@ enum ComplexPlanner {
         let width = marginLeft + length + marginRight
         guard width <= maxWidth else { return nil }
         let setback = rng.uniform(3, 6)
-        let footprint = Rect(minX: marginLeft, minY: setback, maxX: marginLeft + length, maxY: setback + depth)
         let levels = min(40, max(6, units / 400))
         var plan = ParcelPlan(kind: .complex, width: width)
-        plan.buildings.append(PlannedBuilding(
-            kind: .apartment, ring: footprint.corners,
-            height: Heights.round(Double(levels) * 3 + rng.uniform(0.5, 2)), levels: levels))
-
-        let facade = Facade(
-            wallStart: Point(footprint.minX, setback), wallEnd: Point(footprint.maxX, setback),
-            interior: footprint, frame: RigidTransform(), stretchCentre: width / 2, stretchWidth: width)
+        let block = ApartmentPlanner.streetBlock(length: length, depth: depth, marginLeft: marginLeft, width: width,
+                                                 setback: setback, levels: levels, rng: &rng)
+        plan.buildings.append(block.building)
+        let facade = block.facade
         let placement = AddressPointPlacer.drawPlacement(&rng)
         let entrance = AddressPointPlacer.point(placement, facade: facade, interiorInset: 1, rng: &rng)
         plan.addresses.reserveCapacity(units)
