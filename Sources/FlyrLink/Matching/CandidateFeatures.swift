@@ -12,35 +12,38 @@ enum CandidateFeatures {
 
     /// The features of every candidate of `a`, candidate `rank`'s at `x[rank * names.count...]`; what
     /// is the same for all of an address's candidates is found once.
-    static func fill(_ x: inout [Double], address a: Int, evidence e: LinkEvidence) {
-        let list = e.candidates[a]
-        guard !list.isEmpty else { return }
-        let nearest = Double(list.first!.distance)
+    static func fill(_ x: inout [Double], address a: Int, evidence e: borrowing LinkEvidence) {
+        // (Entries read one by one, not as a slice: a slice would count a reference shared by the workers.)
+        let own = e.candidates.entries(of: a)
+        guard !own.isEmpty else { return }
+        let nearest = Double(e.candidates.entry(own.lowerBound).distance)
         var largest = 0.0
         // Bit k: candidate k is no other address's first choice (and not a shed), so an
         // alternative when two addresses want one house. (At most `CandidateTable.limit`, 6, fit a byte.)
         var unclaimed: UInt8 = 0
-        for (k, o) in list.enumerated() {
+        for k in 0..<own.count {
+            let o = e.candidates.entry(own.lowerBound + k)
             largest = max(largest, Double(e.candidates.area(o)))
             // (Claimants are distinct addresses: none but `a` is at most one, `a`.)
-            let claimants = e.claimants[Int(o.building)]
-            if !e.accessory[Int(o.building)], claimants.isEmpty || (claimants.count == 1 && Int(claimants.first!) == a) { unclaimed |= 1 << k }
+            let claimants = e.claimants.range(of: Int(o.building))
+            if !e.accessory[Int(o.building)], claimants.isEmpty || (claimants.count == 1 && e.claimants.member(claimants.lowerBound) == a) {
+                unclaimed |= 1 << k
+            }
         }
-        let own = e.candidates.entries(of: a)
-        for rank in 0..<list.count {
-            fill(&x, at: rank * names.count, address: a, rank: rank, list: list, nearest: nearest, largest: largest,
-                 unclaimed: unclaimed, own: own, evidence: e)
+        for rank in 0..<own.count {
+            fill(&x, at: rank * names.count, address: a, rank: rank, nearest: nearest, largest: largest, unclaimed: unclaimed, own: own, evidence: e)
         }
     }
 
-    private static func fill(_ x: inout [Double], at offset: Int, address a: Int, rank: Int, list: ArraySlice<CandidateTable.Candidate>,
-                             nearest: Double, largest: Double, unclaimed: UInt8, own: Range<Int>, evidence e: LinkEvidence) {
-        let c = list[list.startIndex + rank]
+    private static func fill(_ x: inout [Double], at offset: Int, address a: Int, rank: Int, nearest: Double, largest: Double,
+                             unclaimed: UInt8, own: Range<Int>, evidence e: borrowing LinkEvidence) {
+        let c = e.candidates.entry(own.lowerBound + rank)
         let d = Double(c.distance)
         let b = Int(c.building)
-        let next = rank + 1 < list.count ? Double(list[list.startIndex + rank + 1].distance) : e.reach + 10
+        let next = rank + 1 < own.count ? Double(e.candidates.entry(own.lowerBound + rank + 1).distance) : e.reach + 10
         var largerCloser = 0, unclaimedAlternative = noGap
-        for (k, o) in list.enumerated() {
+        for k in 0..<own.count {
+            let o = e.candidates.entry(own.lowerBound + k)
             largerCloser += k < rank && e.candidates.area(o) > e.candidates.area(c) ? 1 : 0  // no branch on the areas
             // Another candidate of this address that no other address sees first: when two
             // addresses want one house, the farther one's may be that one.
@@ -50,8 +53,11 @@ enum CandidateFeatures {
         }
         let dc = Double(e.candidates.centroidDistance(ofEntry: own.lowerBound + rank))
         let number = e.numbers[a]
-        let others = e.crowded[building: b].map { OtherAddresses(crowd: $0, address: a, rank: rank, candidate: c, centroidDistance: dc, evidence: e) }
-            ?? OtherAddresses(looping: b, address: a, candidate: c, centroidDistance: dc, own: own, evidence: e)
+        let others = if let s = e.crowded.slot(of: b) {
+            OtherAddresses(crowded: s, address: a, rank: rank, candidate: c, centroidDistance: dc, evidence: e)
+        } else {
+            OtherAddresses(looping: b, address: a, candidate: c, centroidDistance: dc, own: own, evidence: e)
+        }
         let toNearestPoint = (dx: c.dx, dy: c.dy)  // widened once, not at each of the four uses
         let side = e.sides.agreement(of: a, offset: toNearestPoint)
         let placement = e.sides.alongAndAcross(of: a, offset: toNearestPoint)
@@ -65,7 +71,7 @@ enum CandidateFeatures {
         let area = Double(e.candidates.area(c))
         set(.logArea, log(max(area, 1)))
         set(.logAreaVsLargest, log(max(area, 1) / max(largest, 1)))
-        set(.candidates, Double(list.count))
+        set(.candidates, Double(own.count))
         set(.accessory, e.accessory[b] ? 1 : 0)
         set(.facesCorner, c.atCorner ? 1 : 0)
         set(.claimants, min(others.claimants, 50))

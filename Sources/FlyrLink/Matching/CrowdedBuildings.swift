@@ -1,5 +1,7 @@
-/// The other addresses' evidence about a building many see, sorted once so counts are binary
+/// The other addresses' evidence about the buildings many see, sorted once so counts are binary
 /// searches, not k² loops; below `threshold` the loop is used, with the same numbers.
+/// Every list lies in one flat array (a crowded building's part a range of it), so reading one
+/// copies no reference a worker would have to count.
 struct CrowdedBuildings: Sendable {
     static let threshold = 32
     #if DEBUG
@@ -7,96 +9,136 @@ struct CrowdedBuildings: Sendable {
     nonisolated(unsafe) static var thresholdInTests: Int?
     #endif
 
-    struct Building: Sendable {
-        /// Every seer entry's distance and centroid distance, ascending.
-        var seerDistances: [Float] = []
-        var seerCentroidDistances: [Float] = []
-        /// Every claimant's nearest distance, ascending; how many of them it covers.
-        var claimantDistances: [Float] = []
-        var claimantsInside = 0
-        /// Claimants by house key; by street (those with a street): how many, and their house
-        /// numbers (those with one), ascending.
-        var claimantsByHouse: [HouseKey: Int] = [:]
-        var claimantsWithStreet = 0
-        var claimantsByStreet: [UInt64: (count: Int, numbers: [Int32])] = [:]
+    /// A crowded building's claimants on one street: how many, and where their house numbers
+    /// (those with one, ascending) lie in `streetNumbers`.
+    struct Street: Sendable {
+        var count: Int32
+        var numbers: Range<Int32>
     }
 
-    /// Slot of each crowded building in `buildings`, by building; -1 for the others.
+    struct HouseAt: Hashable, Sendable {
+        let slot: Int32
+        let key: HouseKey
+    }
+
+    struct StreetAt: Hashable, Sendable {
+        let slot: Int32
+        let street: UInt64
+    }
+
+    /// Slot of each crowded building, by building; -1 for the others.
     private let slot: [Int32]
-    private let buildings: [Building]
+    /// Slot s's seers are seerDistances[seerStart[s]..<seerStart[s + 1]] (each entry's distance,
+    /// ascending), the same range of seerCentroidDistances (ascending too); its claimants' nearest
+    /// distances likewise from `claimantStart`.
+    private let seerStart: [Int32]
+    let seerDistances: [Float]
+    let seerCentroidDistances: [Float]
+    private let claimantStart: [Int32]
+    let claimantDistances: [Float]
+    /// Per slot: how many claimants the building covers, and how many claimants have a street.
+    let claimantsInside: [Int32]
+    let claimantsWithStreet: [Int32]
+    let claimantsByHouse: [HouseAt: Int32]
+    let claimantsByStreet: [StreetAt: Street]
+    let streetNumbers: [Int32]
 
     init(candidates: CandidateTable, claimants: IndexGroups, seers: IndexGroups, houseKeys: HouseKeys, streets: [UInt64], numbers: [Int32]) {
-        var slot = [Int32](repeating: -1, count: seers.groupCount)
-        var buildings: [Building] = []
         var threshold = Self.threshold
         #if DEBUG
         threshold = Self.thresholdInTests ?? threshold
         #endif
+        var slot = [Int32](repeating: -1, count: seers.groupCount)
+        var seerStart: [Int32] = [0], claimantStart: [Int32] = [0]
+        var seerDistances: [Float] = [], seerCentroidDistances: [Float] = [], claimantDistances: [Float] = []
+        var claimantsInside: [Int32] = [], claimantsWithStreet: [Int32] = []
+        var claimantsByHouse: [HouseAt: Int32] = [:], claimantsByStreet: [StreetAt: Street] = [:]
+        var streetNumbers: [Int32] = []
         for b in 0..<seers.groupCount where seers.size(of: b) >= threshold {
-            var s = Building()
-            s.seerDistances = seers[b].map { candidates.entry(Int($0)).distance }.sorted()
-            s.seerCentroidDistances = seers[b].map { candidates.centroidDistance(ofEntry: Int($0)) }.sorted()
+            let s = Int32(seerStart.count - 1)
+            slot[b] = s
+            seerDistances += seers[b].map { candidates.entry(Int($0)).distance }.sorted()
+            seerCentroidDistances += seers[b].map { candidates.centroidDistance(ofEntry: Int($0)) }.sorted()
+            seerStart.append(Int32(seerDistances.count))
+            var distances: [Float] = [], inside: Int32 = 0, withStreet: Int32 = 0
+            var byStreet: [UInt64: (count: Int32, numbers: [Int32])] = [:]
             for o32 in claimants[b] {
                 let o = Int(o32)
                 guard let first = candidates.first(of: o) else { continue }
-                s.claimantDistances.append(first.distance)
-                s.claimantsInside += first.covers ? 1 : 0
-                if let key = houseKeys[o] { s.claimantsByHouse[key, default: 0] += 1 }
+                distances.append(first.distance)
+                inside += first.covers ? 1 : 0
+                if let key = houseKeys[o] { claimantsByHouse[HouseAt(slot: s, key: key), default: 0] += 1 }
                 if streets[o] != 0 {
-                    s.claimantsWithStreet += 1
-                    s.claimantsByStreet[streets[o], default: (0, [])].count += 1
-                    if numbers[o] >= 0 { s.claimantsByStreet[streets[o]]!.numbers.append(numbers[o]) }
+                    withStreet += 1
+                    byStreet[streets[o], default: (0, [])].count += 1
+                    if numbers[o] >= 0 { byStreet[streets[o]]!.numbers.append(numbers[o]) }
                 }
             }
-            s.claimantDistances.sort()
-            for street in s.claimantsByStreet.keys { s.claimantsByStreet[street]!.numbers.sort() }
-            slot[b] = Int32(buildings.count)
-            buildings.append(s)
+            claimantDistances += distances.sorted()
+            claimantStart.append(Int32(claimantDistances.count))
+            claimantsInside.append(inside)
+            claimantsWithStreet.append(withStreet)
+            for (street, claims) in byStreet {
+                let lower = Int32(streetNumbers.count)
+                streetNumbers += claims.numbers.sorted()
+                claimantsByStreet[StreetAt(slot: s, street: street)] = Street(count: claims.count, numbers: lower..<Int32(streetNumbers.count))
+            }
         }
         self.slot = slot
-        self.buildings = buildings
+        self.seerStart = seerStart
+        self.seerDistances = seerDistances
+        self.seerCentroidDistances = seerCentroidDistances
+        self.claimantStart = claimantStart
+        self.claimantDistances = claimantDistances
+        self.claimantsInside = claimantsInside
+        self.claimantsWithStreet = claimantsWithStreet
+        self.claimantsByHouse = claimantsByHouse
+        self.claimantsByStreet = claimantsByStreet
+        self.streetNumbers = streetNumbers
     }
 
-    subscript(building b: Int) -> Building? {
-        slot[b] < 0 ? nil : buildings[Int(slot[b])]
-    }
-}
+    /// Building b's slot, or nil when it is not crowded.
+    func slot(of b: Int) -> Int? { slot[b] < 0 ? nil : Int(slot[b]) }
 
-extension CrowdedBuildings.Building {
-    /// How many values lie strictly below `v`.
-    static func below(_ v: Float, in sorted: [Float]) -> Int {
-        var lo = 0, hi = sorted.count
+    func seers(_ s: Int) -> Range<Int> { Int(seerStart[s])..<Int(seerStart[s + 1]) }
+    func claimants(_ s: Int) -> Range<Int> { Int(claimantStart[s])..<Int(claimantStart[s + 1]) }
+
+    /// How many of `sorted[range]` (ascending) lie strictly below `v`.
+    static func below(_ v: Float, in sorted: [Float], _ range: Range<Int>) -> Int {
+        var lo = range.lowerBound, hi = range.upperBound
         while lo < hi {
             let mid = (lo + hi) / 2
             if sorted[mid] < v { lo = mid + 1 } else { hi = mid }
         }
-        return lo
+        return lo - range.lowerBound
     }
 
-    /// The least value once one copy of `own` (a member, the least or more) is left out; nil when none is left.
-    static func leastOther(than own: Float, in sorted: [Float]) -> Float? {
-        guard let least = sorted.first else { return nil }
+    /// The least of `sorted[range]` once one copy of `own` (a member, the least or more) is left
+    /// out; nil when none is left.
+    static func leastOther(than own: Float, in sorted: [Float], _ range: Range<Int>) -> Float? {
+        guard !range.isEmpty else { return nil }
+        let least = sorted[range.lowerBound]
         if least < own { return least }
-        return sorted.count > 1 ? sorted[1] : nil
+        return range.count > 1 ? sorted[range.lowerBound + 1] : nil
     }
 
-    /// The least |number − n| over `numbers` (ascending) once one copy of `number` is left out when
-    /// `member`; nil when none is left.
-    static func nearestGap(to number: Int32, in numbers: [Int32], member: Bool) -> Int32? {
+    /// The least |number − n| over `streetNumbers[range]` (ascending) once one copy of `number` is
+    /// left out when `member`; nil when none is left.
+    func nearestGap(to number: Int32, in range: Range<Int>, member: Bool) -> Int32? {
         func firstIndex(from lo: Int, where isPast: (Int32) -> Bool) -> Int {
-            var lo = lo, hi = numbers.count
+            var lo = lo, hi = range.upperBound
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if isPast(numbers[mid]) { hi = mid } else { lo = mid + 1 }
+                if isPast(streetNumbers[mid]) { hi = mid } else { lo = mid + 1 }
             }
             return lo
         }
-        let lo = firstIndex(from: 0) { $0 >= number }
+        let lo = firstIndex(from: range.lowerBound) { $0 >= number }
         let end = firstIndex(from: lo) { $0 > number }
         if end - lo > (member ? 1 : 0) { return 0 }
         var gap: Int32?
-        if lo > 0 { gap = number - numbers[lo - 1] }
-        if end < numbers.count { gap = min(gap ?? .max, numbers[end] - number) }
+        if lo > range.lowerBound { gap = number - streetNumbers[lo - 1] }
+        if end < range.upperBound { gap = min(gap ?? .max, streetNumbers[end] - number) }
         return gap
     }
 }

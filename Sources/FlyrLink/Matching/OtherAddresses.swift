@@ -9,14 +9,14 @@ struct OtherAddresses {
 
     /// By a loop over building b's claimants and seers; `own`: address a's entries.
     init(looping b: Int, address a: Int, candidate c: CandidateTable.Candidate, centroidDistance dc: Double, own: Range<Int>,
-         evidence e: LinkEvidence) {
+         evidence e: borrowing LinkEvidence) {
         let d = Double(c.distance)
         let key = e.houseKeys[a], street = e.streets[a], number = e.numbers[a]
         #if DEBUG
         WorkCount.otherAddresses.add(e.claimants.size(of: b) + e.seers.size(of: b), ordering: .relaxed)
         #endif
-        for o32 in e.claimants[b] {
-            let o = Int(o32)
+        for i in e.claimants.range(of: b) {
+            let o = e.claimants.member(i)
             guard o != a, let first = e.candidates.first(of: o) else { continue }
             let od = Double(first.distance)
             claimants += 1
@@ -34,10 +34,10 @@ struct OtherAddresses {
         }
         // With no branch on what is read (this address's own entry counts as infinitely far, which
         // changes neither the minimum nor the count): whether a seer is closer is a coin toss to the processor.
-        for entry in e.seers[b] {
-            let mine = own.contains(Int(entry))
-            let od = mine ? .infinity : Double(e.candidates.entry(Int(entry)).distance)
-            let oc = mine ? .infinity : Double(e.candidates.centroidDistance(ofEntry: Int(entry)))
+        for i in e.seers.range(of: b) {
+            let entry = e.seers.member(i), mine = own.contains(entry)
+            let od = mine ? .infinity : Double(e.candidates.entry(entry).distance)
+            let oc = mine ? .infinity : Double(e.candidates.centroidDistance(ofEntry: entry))
             nearestOther = min(nearestOther, od)
             othersCloser += od < d ? 1 : 0
             nearestToCentroid = min(nearestToCentroid, oc)
@@ -45,33 +45,36 @@ struct OtherAddresses {
         }
     }
 
-    /// By binary searches in a crowded building's sorted lists. An address sees a building once and
-    /// claims the one it sees first: its own entry is among the seers, and among the claimants at rank 0.
-    init(crowd: CrowdedBuildings.Building, address a: Int, rank: Int, candidate c: CandidateTable.Candidate, centroidDistance dc: Double,
-         evidence e: LinkEvidence) {
-        typealias Sorted = CrowdedBuildings.Building
+    /// By binary searches in crowded building slot `s`'s sorted lists. An address sees a building once
+    /// and claims the one it sees first: its own entry is among the seers, and among the claimants at rank 0.
+    init(crowded s: Int, address a: Int, rank: Int, candidate c: CandidateTable.Candidate, centroidDistance dc: Double,
+         evidence e: borrowing LinkEvidence) {
+        typealias Sorted = CrowdedBuildings
         let claims = rank == 0
+        let seers = e.crowded.seers(s), claimed = e.crowded.claimants(s)
         #if DEBUG
         // (Eight binary searches and lookups, each of at most 64 probes.)
-        WorkCount.otherAddresses.add(8 * (crowd.seerDistances.count.bitWidth - crowd.seerDistances.count.leadingZeroBitCount), ordering: .relaxed)
+        WorkCount.otherAddresses.add(8 * (seers.count.bitWidth - seers.count.leadingZeroBitCount), ordering: .relaxed)
         #endif
         let key = e.houseKeys[a], street = e.streets[a], number = e.numbers[a]
-        claimants = Double(crowd.claimantDistances.count - (claims ? 1 : 0))
-        inside = crowd.claimantsInside - (claims && c.covers ? 1 : 0)
-        closer = Sorted.below(c.distance, in: crowd.claimantDistances)
-        let leastClaimant = claims ? Sorted.leastOther(than: c.distance, in: crowd.claimantDistances) : crowd.claimantDistances.first
+        claimants = Double(claimed.count - (claims ? 1 : 0))
+        inside = Int(e.crowded.claimantsInside[s]) - (claims && c.covers ? 1 : 0)
+        closer = Sorted.below(c.distance, in: e.crowded.claimantDistances, claimed)
+        let leastClaimant = claims ? Sorted.leastOther(than: c.distance, in: e.crowded.claimantDistances, claimed)
+            : claimed.isEmpty ? nil : e.crowded.claimantDistances[claimed.lowerBound]
         if let leastClaimant { nearestClaimant = min(nearestClaimant, Double(leastClaimant)) }
-        if let key, (crowd.claimantsByHouse[key] ?? 0) > (claims ? 1 : 0) { sameHouse = 1 }
+        if let key, (e.crowded.claimantsByHouse[.init(slot: Int32(s), key: key)] ?? 0) > (claims ? 1 : 0) { sameHouse = 1 }
         if street != 0 {
-            let sameStreet = crowd.claimantsByStreet[street]
-            otherStreet = Double(crowd.claimantsWithStreet - (sameStreet?.count ?? 0))
-            if number >= 0, let numbers = sameStreet?.numbers, let least = Sorted.nearestGap(to: number, in: numbers, member: claims) {
+            let sameStreet = e.crowded.claimantsByStreet[.init(slot: Int32(s), street: street)]
+            otherStreet = Double(Int(e.crowded.claimantsWithStreet[s]) - Int(sameStreet?.count ?? 0))
+            if number >= 0, let numbers = sameStreet?.numbers,
+               let least = e.crowded.nearestGap(to: number, in: Int(numbers.lowerBound)..<Int(numbers.upperBound), member: claims) {
                 gap = min(gap, Double(least))
             }
         }
-        othersCloser = Sorted.below(c.distance, in: crowd.seerDistances)
-        if let least = Sorted.leastOther(than: c.distance, in: crowd.seerDistances) { nearestOther = min(nearestOther, Double(least)) }
-        closerToCentroid = Sorted.below(Float(dc), in: crowd.seerCentroidDistances)
-        if let least = Sorted.leastOther(than: Float(dc), in: crowd.seerCentroidDistances) { nearestToCentroid = Double(least) }
+        othersCloser = Sorted.below(c.distance, in: e.crowded.seerDistances, seers)
+        if let least = Sorted.leastOther(than: c.distance, in: e.crowded.seerDistances, seers) { nearestOther = min(nearestOther, Double(least)) }
+        closerToCentroid = Sorted.below(Float(dc), in: e.crowded.seerCentroidDistances, seers)
+        if let least = Sorted.leastOther(than: Float(dc), in: e.crowded.seerCentroidDistances, seers) { nearestToCentroid = Double(least) }
     }
 }

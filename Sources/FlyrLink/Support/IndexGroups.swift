@@ -32,5 +32,10 @@ struct IndexGroups {
         members[Int(start[group])..<Int(start[group + 1])]
     }
 
+    /// Where group g's members lie (`member(_:)`): reading them so copies no reference.
+    func range(of group: Int) -> Range<Int> { Int(start[group])..<Int(start[group + 1]) }
+
+    func member(_ i: Int) -> Int { Int(members[i]) }
+
     func size(of group: Int) -> Int { Int(start[group + 1] - start[group]) }
 }
