@@ -17,6 +17,8 @@ let package = Package(
         .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
         // GDAL and libpq: their headers, and their functions bound when first used (not linked).
         .target(name: "CLateBound", linkerSettings: [.linkedLibrary("dl")]),
+        // The link model's trees scored several candidates at a time, in the widest vectors the machine has.
+        .target(name: "CLeafTables"),
         // Parquet page codecs, for the project's own GeoParquet reader.
         .systemLibrary(name: "CSnappy", path: "Sources/CSnappy", providers: [.apt(["libsnappy-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -42,7 +44,7 @@ let package = Package(
         .target(
             name: "FlyrLink",
             dependencies: [
-                "CGEOS", "CLateBound", "CZlib", "CDeflate", "CZstd", "CCrypto", "GeoParquet",
+                "CGEOS", "CLateBound", "CLeafTables", "CZlib", "CDeflate", "CZstd", "CCrypto", "GeoParquet",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             // The .sql files are the source of truth; Postgres/PGMigrationSQL.swift embeds them (scripts/gen-migrations.sh).

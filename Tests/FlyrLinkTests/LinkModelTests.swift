@@ -11,8 +11,8 @@ final class LinkModelTests: XCTestCase {
         let file = try String(contentsOfFile: modelPath, encoding: .utf8)
         XCTAssertEqual(LinkModelFile.json.trimmingCharacters(in: .whitespacesAndNewlines), file.trimmingCharacters(in: .whitespacesAndNewlines),
                        "run scripts/gen-link-model.sh after fitting")
-        XCTAssertEqual(LinkModel.standard.first.roots.count, try LinkModel(path: modelPath).first.roots.count)
-        XCTAssertEqual(LinkModel.standard.second?.roots.count, try LinkModel(path: modelPath).second?.roots.count)
+        XCTAssertEqual(LinkModel.standard.first.trees.count, try LinkModel(path: modelPath).first.trees.count)
+        XCTAssertEqual(LinkModel.standard.second?.trees.count, try LinkModel(path: modelPath).second?.trees.count)
     }
 
     /// fit.py writes rows of both stages' features with scikit-learn's probabilities beside the model.

@@ -97,6 +97,9 @@ public struct LinkModel: Sendable {
                   tree.feature.indices.allSatisfy({ k in tree.feature[k] < 0 || (tree.feature[k] < width
                       && (k + 1..<n).contains(tree.left[k]) && (k + 1..<n).contains(tree.right[k])) })
             else { throw InputError("link model \(source): a malformed tree") }
+            guard tree.leafCount <= LeafTables.maxLeaves else {
+                throw InputError("link model \(source): a tree of \(tree.leafCount) leaves; flyr-link scores trees of at most \(LeafTables.maxLeaves)")
+            }
         }
         guard !file.calibration.isEmpty, file.calibration.last!.shareInsideBelow > 1,
               file.calibration.allSatisfy({ c in c.x.count == c.y.count && !c.x.isEmpty && zip(c.x, c.x.dropFirst()).allSatisfy({ $0 <= $1 }) })
