@@ -58,9 +58,8 @@ struct RunCommand: ParsableCommand {
         if decisions != nil, matcher == "naive" { throw ValidationError("--decisions: the tiles decided with the link model, not --matcher naive") }
         if let only, only != "links" && only != "all" { throw ValidationError("--only takes links or all") }
         if let format, OutputFormat(rawValue: format) == nil { throw ValidationError("--format takes dir, gpkg, fgb or parquet, not '\(format)'") }
-        if let format, format != "dir", let out, PostgresTarget.conninfo(from: out) != nil {
-            throw ValidationError("--format \(format) writes files; --out names a PostgreSQL database (drop --format, or give a path)")
-        }
+        // Here as well as in the run's options: given as flags it is a usage error (exit 64).
+        if let format, let out, let why = OutputFormat(rawValue: format)?.problem(out: out) { throw ValidationError(why) }
     }
 
     /// The finished run stays referenced until the process exits: freeing millions of small
