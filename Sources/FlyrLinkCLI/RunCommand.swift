@@ -44,10 +44,12 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write every candidate building's features, claims and scores to this CSV file (for fitting a link model).")
     var writeEvidence: String?
 
-    @Option(help: "A directory holding a distributed run's plan.json and its tiles' decisions (flyr-link plan, flyr-link tile link): the links are those, not made again.")
+    // Hidden from run --help: the last step of a distributed run, which docs/distributed.md and
+    // `flyr-link tile --help` describe.
+    @Option(help: ArgumentHelp("A directory holding a distributed run's plan.json and its tiles' decisions (flyr-link plan, flyr-link tile link): the links are those, not made again.", visibility: .hidden))
     var decisions: String?
 
-    @Option(help: "A directory holding a distributed run's plan.json and its tiles' parts of the outputs (flyr-link tile outputs): the outputs are merged from those; no source is read.")
+    @Option(help: ArgumentHelp("A directory holding a distributed run's plan.json and its tiles' parts of the outputs (flyr-link tile outputs): the outputs are merged from those; no source is read.", visibility: .hidden))
     var parts: String?
 
     func validate() throws {
