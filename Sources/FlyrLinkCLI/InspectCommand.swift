@@ -15,7 +15,7 @@ struct InspectCommand: ParsableCommand {
     var source: String
 
     @Option(help: "Read it as buildings or addresses.")
-    var role: String = "buildings"
+    var role: LayerRole = .buildings
 
     @Option(help: "Layer name.")
     var layer: String?
@@ -24,22 +24,17 @@ struct InspectCommand: ParsableCommand {
     var territory: String?
 
     @Option(help: "GeoParquet reader: auto, gdal or flyr.")
-    var parquetReader: String = "auto"
+    var parquetReader: RunOptions.ParquetReader = .auto
 
     @OptionGroup var remote: RemoteReadOptions
-
-    func validate() throws {
-        guard role == "buildings" || role == "addresses" else { throw ValidationError("--role is buildings or addresses") }
-        guard RunOptions.ParquetReader(rawValue: parquetReader) != nil else { throw ValidationError("--parquet-reader must be auto, gdal or flyr") }
-    }
 
     func run() throws {
         do {
             let limits = remote.limits(over: RemoteReadLimits())
             try limits.validate()
-            let summary = try SourceInspection.inspect(SourceSpec.parse(source, layer: layer), role: role == "addresses" ? .addresses : .buildings,
+            let summary = try SourceInspection.inspect(SourceSpec.parse(source, layer: layer), role: role,
                                                        territory: territory.map { SourceSpec.parse($0) },
-                                                       parquetReader: RunOptions.ParquetReader(rawValue: parquetReader)!,
+                                                       parquetReader: parquetReader,
                                                        remote: limits)
             print(summary.text)
         } catch {

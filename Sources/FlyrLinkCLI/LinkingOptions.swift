@@ -8,16 +8,16 @@ struct LinkingOptions: ParsableArguments {
     var maxDistance: Double?
 
     @Option(help: "Townhouse rows: split into unit slices, or none.")
-    var units: String?
+    var units: RunOptions.UnitsMode?
 
     @Option(help: "Worker threads (default: the machine's cores). Outputs do not depend on it.")
     var threads: Int?
 
     @Option(help: "GeoParquet reader: auto (GDAL's Parquet driver when present), gdal, or flyr (the project's own).")
-    var parquetReader: String?
+    var parquetReader: RunOptions.ParquetReader?
 
     @Option(help: "Unit of the buildings' height field: m (default) or ft (converted to metres for height_m).")
-    var heightUnit: String?
+    var heightUnit: RunOptions.HeightUnit?
 
     @Flag(help: "Write the output even when every feature of a layer was rejected (otherwise such a run fails and writes nothing).")
     var allowEmpty = false
@@ -26,21 +26,16 @@ struct LinkingOptions: ParsableArguments {
     var quiet = false
 
     func validate() throws {
-        if let units, RunOptions.UnitsMode(rawValue: units) == nil { throw ValidationError("--units must be split or none") }
         if let threads, let why = OptionLimits.countProblem("--threads", threads, maximum: OptionLimits.threads) { throw ValidationError(why) }
         if let maxDistance, let why = OptionLimits.distanceProblem("--max-distance", maxDistance) { throw ValidationError(why) }
-        if let heightUnit, RunOptions.HeightUnit(rawValue: heightUnit) == nil { throw ValidationError("--height-unit must be m or ft") }
-        if let parquetReader, RunOptions.ParquetReader(rawValue: parquetReader) == nil {
-            throw ValidationError("--parquet-reader must be auto, gdal or flyr")
-        }
     }
 
     func apply(to s: inout RunSettings) {
         s.maxDistance = maxDistance
-        s.units = units
+        s.units = units?.rawValue
         s.threads = threads
-        s.parquetReader = parquetReader
-        s.heightUnit = heightUnit
+        s.parquetReader = parquetReader?.rawValue
+        s.heightUnit = heightUnit?.rawValue
         if allowEmpty { s.allowEmpty = true }
     }
 

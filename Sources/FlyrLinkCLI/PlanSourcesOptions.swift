@@ -15,14 +15,10 @@ struct PlanSourcesOptions: ParsableArguments {
     var campaign: String?
 
     @Option(help: "What the run writes: links (links.csv, rejects.csv, report.json only) or all (the default); the tiles' outputs pass writes the same.")
-    var only: String?
+    var only: RunOptions.OutputSelection?
 
     @Option(help: "A link model file (JSON) in place of the compiled-in one.")
     var linkModel: String?
-
-    func validate() throws {
-        if let only, only != "links" && only != "all" { throw ValidationError("--only takes links or all") }
-    }
 
     /// The run's options; `out`: the output the run is named after when none is given.
     func options(out: String) throws -> RunOptions {
@@ -30,7 +26,7 @@ struct PlanSourcesOptions: ParsableArguments {
         sources.apply(to: &flags)
         linking.apply(to: &flags)
         flags.linkModel = linkModel
-        flags.only = only
+        flags.only = only?.rawValue
         flags.campaign = campaign
         var settings = try pipeline.map { p throws(InputError) in flags.merged(over: try PipelineFile.load(p)) } ?? flags
         settings.out = settings.out ?? out

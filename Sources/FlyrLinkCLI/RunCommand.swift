@@ -21,7 +21,7 @@ struct RunCommand: ParsableCommand {
     var out: String?
 
     @Option(help: "Output layout: dir (GeoJSON and CSV), gpkg (one GeoPackage file), fgb (a directory of FlatGeobuf and CSV) or parquet (a directory of GeoParquet and CSV). Default: gpkg when --out ends in .gpkg, else dir.")
-    var format: String?
+    var format: OutputFormat?
 
     @Flag(help: "Also replace a directory holding only files named as a run names its outputs but not flyr-link's marker, any GeoPackage at a .gpkg --out, and a file at --write-evidence. Nothing else is ever replaced: a directory or file of anything else is refused.")
     var overwrite = false
@@ -30,13 +30,13 @@ struct RunCommand: ParsableCommand {
     var campaign: String?
 
     @Option(help: "Write only this output: links (links.csv, with report.json and rejects.csv).")
-    var only: String?
+    var only: RunOptions.OutputSelection?
 
     @Flag(name: .customLong("no-html"), help: "Do not write report.html (the page of maps and tables beside report.json).")
     var noHTML = false
 
     @Option(help: "Linking strategy: flyr (the link model, default), or naive (containment then nearest, the baseline).")
-    var matcher: String?
+    var matcher: LinkOptions.Strategy?
 
     @Option(help: "A link model file (JSON) in place of the compiled-in one; benchmarks/link-model/fit.py writes them.")
     var linkModel: String?
@@ -44,23 +44,22 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Write every candidate building's features, claims and scores to this CSV file (for fitting a link model).")
     var writeEvidence: String?
 
-    @Option(help: "A directory holding a distributed run's plan.json and its tiles' decisions (flyr-link plan, flyr-link tile link): the links are those, not made again.")
+    // Hidden from run --help: the last step of a distributed run, which docs/distributed.md and
+    // `flyr-link tile --help` describe.
+    @Option(help: ArgumentHelp("A directory holding a distributed run's plan.json and its tiles' decisions (flyr-link plan, flyr-link tile link): the links are those, not made again.", visibility: .hidden))
     var decisions: String?
 
-    @Option(help: "A directory holding a distributed run's plan.json and its tiles' parts of the outputs (flyr-link tile outputs): the outputs are merged from those; no source is read.")
+    @Option(help: ArgumentHelp("A directory holding a distributed run's plan.json and its tiles' parts of the outputs (flyr-link tile outputs): the outputs are merged from those; no source is read.", visibility: .hidden))
     var parts: String?
 
     func validate() throws {
         if parts != nil, decisions != nil { throw ValidationError("--parts and --decisions: give one (the parts were made from the decisions)") }
         if parts != nil, writeEvidence != nil { throw ValidationError("--write-evidence: a run with --parts makes no evidence (its tiles did)") }
-        if parts != nil, matcher == "naive" { throw ValidationError("--parts: the tiles decided with the link model, not --matcher naive") }
+        if parts != nil, matcher == .naive { throw ValidationError("--parts: the tiles decided with the link model, not --matcher naive") }
         if decisions != nil, writeEvidence != nil { throw ValidationError("--write-evidence: a run with --decisions makes no evidence (its tiles did)") }
-        if decisions != nil, matcher == "naive" { throw ValidationError("--decisions: the tiles decided with the link model, not --matcher naive") }
-        if let only, only != "links" && only != "all" { throw ValidationError("--only takes links or all") }
-        if let format, OutputFormat(rawValue: format) == nil { throw ValidationError("--format takes dir, gpkg, fgb or parquet, not '\(format)'") }
-        if let format, format != "dir", let out, PostgresTarget.conninfo(from: out) != nil {
-            throw ValidationError("--format \(format) writes files; --out names a PostgreSQL database (drop --format, or give a path)")
-        }
+        if decisions != nil, matcher == .naive { throw ValidationError("--decisions: the tiles decided with the link model, not --matcher naive") }
+        // Here as well as in the run's options: given as flags it is a usage error (exit 64).
+        if let format, let out, let why = format.problem(out: out) { throw ValidationError(why) }
     }
 
     /// The finished run stays referenced until the process exits: freeing millions of small
@@ -74,13 +73,13 @@ struct RunCommand: ParsableCommand {
             var flags = RunSettings()
             sources.apply(to: &flags)
             flags.out = out
-            flags.format = format
+            flags.format = format?.rawValue
             if overwrite { flags.overwrite = true }
             flags.campaign = campaign
             linking.apply(to: &flags)
-            flags.only = only
+            flags.only = only?.rawValue
             if noHTML { flags.html = false }
-            flags.matcher = matcher
+            flags.matcher = matcher?.rawValue
             flags.linkModel = linkModel
             flags.writeEvidence = writeEvidence
             let settings = try pipeline.map { p throws(InputError) in flags.merged(over: try PipelineFile.load(p)) } ?? flags

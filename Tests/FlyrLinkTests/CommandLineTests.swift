@@ -145,6 +145,58 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(try loaded(buildings: gpkg).contains("libgdal"), "a GeoPackage run is read by GDAL")
     }
 
+    /// A value outside an option's closed set: ArgumentParser's one line naming the value and the
+    /// accepted ones, exit 64, nothing written.
+    func testABadValueOfAClosedSetIsOneLineNamingTheAcceptedValues() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        let run = ["run", "--buildings", TestPaths.rowsBuildings, "--addresses", TestPaths.rowsAddresses, "--out", dir.appendingPathComponent("o").path]
+        let cases: [([String], String)] = [
+            (run + ["--format", "shp"], "The value 'shp' is invalid for '--format <format>'. Please provide one of 'dir', 'gpkg', 'fgb' or 'parquet'. (see flyr-link run --help)"),
+            (run + ["--only", "rejects"], "The value 'rejects' is invalid for '--only <only>'. Please provide one of 'all' and 'links'. (see flyr-link run --help)"),
+            (run + ["--matcher", "best"], "The value 'best' is invalid for '--matcher <matcher>'. Please provide one of 'flyr' and 'naive'. (see flyr-link run --help)"),
+            (run + ["--height-unit", "yd"], "The value 'yd' is invalid for '--height-unit <height-unit>'. Please provide one of 'm' and 'ft'. (see flyr-link run --help)"),
+            (run + ["--parquet-reader", "duckdb"],
+             "The value 'duckdb' is invalid for '--parquet-reader <parquet-reader>'. Please provide one of 'auto', 'gdal' or 'flyr'. (see flyr-link run --help)"),
+            (["plan", "--out", dir.appendingPathComponent("plan.json").path, "--only", "rejects"],
+             "The value 'rejects' is invalid for '--only <only>'. Please provide one of 'all' and 'links'. (see flyr-link plan --help)"),
+            (["inspect", TestPaths.rowsAddresses, "--role", "territory"],
+             "The value 'territory' is invalid for '--role <role>'. Please provide one of 'buildings' and 'addresses'. (see flyr-link inspect --help)"),
+        ]
+        for (arguments, message) in cases {
+            let r = try ProcessRunner.flyrLink(arguments)
+            XCTAssertEqual(r.status, 64, r.stderr)
+            XCTAssertEqual(r.stderr, "flyr-link: error: \(message)\n")
+            XCTAssertEqual(r.stdout, "")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [], "nothing written")
+    }
+
+    /// A pipeline file's keys are strings, checked by the run's options as before (exit 1); a flag
+    /// overrides the key.
+    func testAPipelineFilesBadValueIsTheRunsOneLine() throws {
+        let dir = TestPaths.temporaryDirectory(self)
+        for (key, bad, good, message) in [("format", "shp", "dir", "format must be dir, gpkg, fgb or parquet, not 'shp'"),
+                                          ("only", "rejects", "links", "only must be links (or all), not 'rejects'"),
+                                          ("matcher", "best", "naive", "matcher must be flyr or naive, not 'best'"),
+                                          ("units", "halves", "none", "units must be split or none, not 'halves'"),
+                                          ("parquet_reader", "duckdb", "flyr", "parquet reader must be auto, gdal or flyr, not 'duckdb'"),
+                                          ("height_unit", "yd", "ft", "height unit must be m or ft, not 'yd'")] {
+            let file = dir.appendingPathComponent("\(key).toml")
+            try """
+            buildings = "\(TestPaths.rowsBuildings)"
+            addresses = "\(TestPaths.rowsAddresses)"
+            out = "out-\(key)"
+            \(key) = "\(bad)"
+            """.write(to: file, atomically: true, encoding: .utf8)
+            let r = try ProcessRunner.flyrLink(["run", file.path, "--quiet"])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertEqual(r.stderr, "flyr-link: error: \(message)\n")
+            let flag = "--" + key.replacingOccurrences(of: "_", with: "-")
+            let overridden = try ProcessRunner.flyrLink(["run", file.path, flag, good, "--quiet"])
+            XCTAssertEqual(overridden.status, 0, "\(key): \(overridden.stderr)")
+        }
+    }
+
     func testUsageErrorsExitNonZero() throws {
         let r = try ProcessRunner.flyrLink(["run", "--buildings", "x", "--addresses", "y", "--out", "z", "--units", "halves"])
         XCTAssertNotEqual(r.status, 0)

@@ -47,6 +47,27 @@ final class SetupAndCLITests: XCTestCase {
         XCTAssertEqual(links, try String(contentsOf: dir.appendingPathComponent("long/links.csv"), encoding: .utf8))
     }
 
+    /// The options of closed sets list their values in --help and in the completions; the distributed
+    /// run's --decisions and --parts are in neither (`--help-hidden` shows them).
+    func testRunHelpListsTheValuesAndNotTheDistributedRunsOptions() throws {
+        let help = try ProcessRunner.flyrLink(["run", "--help"])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")  // help wraps lines
+        for values in ["--format <format>", "(values: dir, gpkg, fgb, parquet)", "(values: all, links)", "(values: flyr, naive)",
+                       "(values: split, none)", "(values: auto, gdal, flyr)", "(values: m, ft)"] {
+            XCTAssertTrue(flat.contains(values), "\(values) in: \(help.stdout)")
+        }
+        XCTAssertFalse(help.stdout.contains("--decisions") || help.stdout.contains("--parts"), help.stdout)
+        let hidden = try ProcessRunner.flyrLink(["run", "--help-hidden"]).stdout
+        XCTAssertTrue(hidden.contains("--decisions <decisions>") && hidden.contains("--parts <parts>"), hidden)
+        let inspect = try ProcessRunner.flyrLink(["inspect", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(inspect.contains("(values: buildings, addresses; default: buildings)"), inspect)
+        let bash = try ProcessRunner.flyrLink(["--generate-completion-script", "bash"]).stdout.split(separator: "\n").map(String.init)
+        let format = try XCTUnwrap(bash.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "'--format')" })
+        XCTAssertTrue(["dir", "gpkg", "fgb", "parquet"].allSatisfy { bash[format + 1].contains("'\($0)'") }, bash[format + 1])
+        XCTAssertFalse(bash.contains { $0.contains("--decisions") || $0.contains("--parts") })
+    }
+
     /// On a terminal (a pseudo-terminal from script(1)): one line per stage, every stage named
     /// once, and the features read so far shown during the read.
     func testProgressOnATerminalNamesEachStageOnceAndCountsTheRead() throws {

@@ -11,6 +11,12 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
         out.lowercased().hasSuffix(".gpkg") ? .gpkg : .dir
     }
 
+    /// Why this format cannot be written to `out`, or nil: a PostgreSQL database takes the tables, not files.
+    public func problem(out: String) -> String? {
+        self != .dir && PostgresTarget.conninfo(from: out) != nil
+            ? "--format \(rawValue) writes files; --out names a PostgreSQL database (drop --format, or give a path)" : nil
+    }
+
     /// The geometry layers' file extension in a directory output.
     var layerExtension: String {
         switch self {

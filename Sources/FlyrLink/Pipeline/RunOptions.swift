@@ -96,9 +96,7 @@ public struct RunOptions: Sendable, Codable {
         if let c = campaignID, !UUIDv5.isValid(c) { throw InputError("--campaign '\(c)' is not a UUID") }
         if let why = OptionLimits.distanceProblem("--max-distance (max_distance)", link.maxDistance) { throw InputError(why) }
         if let why = OptionLimits.distanceProblem("--sticky-margin (sticky_margin)", link.stickyMargin) { throw InputError(why) }
-        if format != .dir, PostgresTarget.conninfo(from: outputDirectory) != nil {
-            throw InputError("--format \(format.rawValue) writes files; --out names a PostgreSQL database (drop --format, or give a path)")
-        }
+        if let why = format.problem(out: outputDirectory) { throw InputError(why) }
         if let why = OptionLimits.countProblem("--threads (threads)", threads, maximum: OptionLimits.threads) { throw InputError(why) }
         try remote.validate()
         try fields.validate()
