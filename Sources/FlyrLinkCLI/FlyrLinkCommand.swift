@@ -47,7 +47,8 @@ struct FlyrLinkCommand: ParsableCommand {
     private static func exit(withUsageError error: Error, arguments: [String]) -> Never {
         let code = exitCode(for: error)
         guard code != .success else { exit(withError: error) }  // --help and the like: as ArgumentParser prints them
-        let message = ConnectionSecrets.masked(message(for: error).replacingOccurrences(of: "\n", with: " "))
+        var message = ConnectionSecrets.masked(message(for: error).replacingOccurrences(of: "\n", with: " "))
+        if message.hasSuffix(".") { message.removeLast() }  // (ArgumentParser's sentences end in one; ours go on)
         let help = (["flyr-link"] + subcommandPath(arguments) + ["--help"]).joined(separator: " ")
         FileHandle.standardError.write(Data("flyr-link: error: \(message) (see \(help))\n".utf8))
         Foundation.exit(code.rawValue)

@@ -106,7 +106,7 @@ final class BadInputSuiteTests: XCTestCase {
         Case(name: "mapped field missing", args: ok + ["--address-field", "house_number=nope"], exit: 1, stderr: "field 'nope'"),
         Case(name: "negative max distance", args: ok + ["--max-distance", "-5"], exit: 64, stderr: "--max-distance must be a distance from 0 to 10000 metres, not -5.0"),
         Case(name: "zero threads", args: ok + ["--threads", "0"], exit: 64, stderr: "--threads must be from 1 to 1024, not 0"),
-        Case(name: "unknown units mode", args: ok + ["--units", "halves"], exit: 64, stderr: "The value 'halves' is invalid for '--units <units>'. Please provide one of 'split' and 'none'."),
+        Case(name: "unknown units mode", args: ok + ["--units", "halves"], exit: 64, stderr: "The value 'halves' is invalid for '--units <units>'. Please provide one of 'split' and 'none' (see flyr-link run --help)"),
         // Numbers past what a run can use (a cell size that overflows, a thread per address).
         Case(name: "max distance 1e308", args: ok + ["--max-distance", "1e308"], exit: 64,
              stderr: "--max-distance must be a distance from 0 to 10000 metres, not 1e+308"),

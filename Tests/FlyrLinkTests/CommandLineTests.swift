@@ -151,16 +151,16 @@ final class CommandLineTests: XCTestCase {
         let dir = TestPaths.temporaryDirectory(self)
         let run = ["run", "--buildings", TestPaths.rowsBuildings, "--addresses", TestPaths.rowsAddresses, "--out", dir.appendingPathComponent("o").path]
         let cases: [([String], String)] = [
-            (run + ["--format", "shp"], "The value 'shp' is invalid for '--format <format>'. Please provide one of 'dir', 'gpkg', 'fgb' or 'parquet'. (see flyr-link run --help)"),
-            (run + ["--only", "rejects"], "The value 'rejects' is invalid for '--only <only>'. Please provide one of 'all' and 'links'. (see flyr-link run --help)"),
-            (run + ["--matcher", "best"], "The value 'best' is invalid for '--matcher <matcher>'. Please provide one of 'flyr' and 'naive'. (see flyr-link run --help)"),
-            (run + ["--height-unit", "yd"], "The value 'yd' is invalid for '--height-unit <height-unit>'. Please provide one of 'm' and 'ft'. (see flyr-link run --help)"),
+            (run + ["--format", "shp"], "The value 'shp' is invalid for '--format <format>'. Please provide one of 'dir', 'gpkg', 'fgb' or 'parquet' (see flyr-link run --help)"),
+            (run + ["--only", "rejects"], "The value 'rejects' is invalid for '--only <only>'. Please provide one of 'all' and 'links' (see flyr-link run --help)"),
+            (run + ["--matcher", "best"], "The value 'best' is invalid for '--matcher <matcher>'. Please provide one of 'flyr' and 'naive' (see flyr-link run --help)"),
+            (run + ["--height-unit", "yd"], "The value 'yd' is invalid for '--height-unit <height-unit>'. Please provide one of 'm' and 'ft' (see flyr-link run --help)"),
             (run + ["--parquet-reader", "duckdb"],
-             "The value 'duckdb' is invalid for '--parquet-reader <parquet-reader>'. Please provide one of 'auto', 'gdal' or 'flyr'. (see flyr-link run --help)"),
+             "The value 'duckdb' is invalid for '--parquet-reader <parquet-reader>'. Please provide one of 'auto', 'gdal' or 'flyr' (see flyr-link run --help)"),
             (["plan", "--out", dir.appendingPathComponent("plan.json").path, "--only", "rejects"],
-             "The value 'rejects' is invalid for '--only <only>'. Please provide one of 'all' and 'links'. (see flyr-link plan --help)"),
+             "The value 'rejects' is invalid for '--only <only>'. Please provide one of 'all' and 'links' (see flyr-link plan --help)"),
             (["inspect", TestPaths.rowsAddresses, "--role", "territory"],
-             "The value 'territory' is invalid for '--role <role>'. Please provide one of 'buildings' and 'addresses'. (see flyr-link inspect --help)"),
+             "The value 'territory' is invalid for '--role <role>'. Please provide one of 'buildings' and 'addresses' (see flyr-link inspect --help)"),
         ]
         for (arguments, message) in cases {
             let r = try ProcessRunner.flyrLink(arguments)

@@ -246,7 +246,7 @@ final class OutputFormatTests: XCTestCase {
         let base = ["run", "--buildings", TestPaths.rowsBuildings, "--addresses", TestPaths.rowsAddresses, "--quiet"]
         let unknown = try ProcessRunner.flyrLink(base + ["--out", tmp.appendingPathComponent("o").path, "--format", "shp"])
         XCTAssertEqual(unknown.status, 64)
-        XCTAssertEqual(unknown.stderr, "flyr-link: error: The value 'shp' is invalid for '--format <format>'. Please provide one of 'dir', 'gpkg', 'fgb' or 'parquet'. (see flyr-link run --help)\n")
+        XCTAssertEqual(unknown.stderr, "flyr-link: error: The value 'shp' is invalid for '--format <format>'. Please provide one of 'dir', 'gpkg', 'fgb' or 'parquet' (see flyr-link run --help)\n")
         let database = try ProcessRunner.flyrLink(base + ["--out", "postgresql://flyr:secret@127.0.0.1:1/db", "--format", "gpkg"])
         XCTAssertEqual(database.status, 64)
         XCTAssertTrue(database.stderr.hasPrefix("flyr-link: error: --format gpkg writes files; --out names a PostgreSQL database"), database.stderr)
