@@ -30,7 +30,7 @@ enum LinkDecision {
         var links: [Link] = []
         links.reserveCapacity(verdicts.reduce(0) { $1.unlinked == nil ? $0 + 1 : $0 })
         for (a, v) in verdicts.enumerated() where v.unlinked == nil {
-            let c = candidates[a].dropFirst(v.rank).first!
+            let c = candidates.entry(candidates.entries(of: a).lowerBound + v.rank)
             links.append(Link(addressIndex: a, buildingIndex: Int(c.building), method: c.covers ? .exact : .proximity,
                               confidence: v.confidence, distance: Double(c.distance)))
         }
@@ -48,7 +48,7 @@ enum LinkDecision {
     /// Address a's candidates' features into `scratch.rows` and their first-stage probabilities
     /// into `scratch.probabilities`.
     static func firstStage(of a: Int, evidence: LinkEvidence, model: LinkModel, scratch: inout Scratch) {
-        let count = evidence.candidates[a].count
+        let count = evidence.candidates.entries(of: a).count
         CandidateFeatures.fill(&scratch.rows, address: a, evidence: evidence)
         score(scratch.rows, count: count, with: model.first, into: &scratch.probabilities)
     }
@@ -69,12 +69,13 @@ enum LinkDecision {
         // (The first stage's probabilities are the claims' already: only the features are made again.)
         CandidateFeatures.fill(&scratch.rows, address: a, evidence: evidence)
         claims.fill(&scratch.wideRows, rows: scratch.rows, address: a, evidence: evidence)
-        score(scratch.wideRows, count: evidence.candidates[a].count, with: second, into: &scratch.probabilities)
+        score(scratch.wideRows, count: evidence.candidates.entries(of: a).count, with: second, into: &scratch.probabilities)
     }
 
     static func verdict(of a: Int, evidence: LinkEvidence, model: LinkModel, claims: CompetingClaims?, options: LinkOptions, previous: Int?,
                         scratch: inout Scratch) -> Verdict {
-        let list = evidence.candidates[a]
+        // (Entries by index, not a slice: no reference counted per address.)
+        let list = evidence.candidates.entries(of: a)
         guard !list.isEmpty else { return Verdict(rank: 0, confidence: 0, unlinked: .nothingWithinReach) }
         let width = CandidateFeatures.names.count
         probabilities(of: a, evidence: evidence, model: model, claims: claims, scratch: &scratch)
@@ -84,7 +85,7 @@ enum LinkDecision {
         let confidence = rounded(model.confidence(probabilities[best], shareInside: evidence.shareInside))
         // Snapshots: a linked address stays on its previous building when that one is nearly as good
         // (no flapping between refreshes); the confidence is then the previous building's own.
-        if confidence >= minimumConfidence, let previous, let kept = keepsPrevious(previous, list: list, best: best, options: options) {
+        if confidence >= minimumConfidence, let previous, let kept = keepsPrevious(previous, entries: list, candidates: evidence.candidates, best: best, options: options) {
             return Verdict(rank: kept, confidence: rounded(model.confidence(probabilities[kept], shareInside: evidence.shareInside)), unlinked: nil)
         }
         guard confidence >= minimumConfidence else {
@@ -98,9 +99,10 @@ enum LinkDecision {
 
     /// The previous building's rank when it is still a candidate, covers the point if the new
     /// choice does, and otherwise is at most `stickyMargin` metres farther than the new choice.
-    private static func keepsPrevious(_ previous: Int, list: ArraySlice<CandidateTable.Candidate>, best: Int, options: LinkOptions) -> Int? {
-        guard let rank = list.firstIndex(where: { Int($0.building) == previous }).map({ $0 - list.startIndex }), rank != best else { return nil }
-        let old = list[list.startIndex + rank], new = list[list.startIndex + best]
+    private static func keepsPrevious(_ previous: Int, entries: Range<Int>, candidates: CandidateTable, best: Int, options: LinkOptions) -> Int? {
+        guard let rank = entries.firstIndex(where: { Int(candidates.entry($0).building) == previous }).map({ $0 - entries.lowerBound }),
+              rank != best else { return nil }
+        let old = candidates.entry(entries.lowerBound + rank), new = candidates.entry(entries.lowerBound + best)
         if new.covers { return old.covers ? rank : nil }
         return Double(old.distance) <= Double(new.distance) + options.stickyMargin ? rank : nil
     }

@@ -161,7 +161,8 @@ struct StreetSides: Sendable {
                              direction: (Double, Double)) -> Double? {
         let (ux, uy) = direction
         var left = Double.infinity, right = Double.infinity
-        for c in candidates[o] {
+        for entry in candidates.entries(of: o) {  // (not a slice: no reference counted per neighbour)
+            let c = candidates.entry(entry)
             let bx = points[o].x + Double(c.dx) - p.x, by = points[o].y + Double(c.dy) - p.y
             let cross = ux * by - uy * bx
             guard abs(cross) > 0.5 else { continue }
