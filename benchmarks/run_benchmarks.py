@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """flyr-link against its peers (GeoPandas, PostGIS, DuckDB, SedonaDB) on synthetic cities: one command.
 
-    benchmarks/run_benchmarks.py [--sizes 10k,100k,1m,10m] [--formats fgb,geojson]
+    benchmarks/run_benchmarks.py [--sizes 10k,100k,1m,10m] [--profile default|hard|dense] [--formats fgb,geojson]
                                  [--peers geopandas,postgis,duckdb,sedonadb] [--peer-max-size 1m] [--smoke] ...
 
-For every size it generates a synthetic city with `flyr-synth generate` (cached under
-benchmarks/work/), converts it to FlatGeobuf with ogr2ogr (untimed), then for every format runs,
-one after the other, each tool as a separate process under `/usr/bin/time -v`:
+For every size it generates a synthetic city with `flyr-synth generate --profile P` (cached under
+benchmarks/work/ by size, seed and profile: city-10k-seed1 for the default profile,
+city-10k-seed1-dense for the dense one, each checked against its city.json), converts it to
+FlatGeobuf with ogr2ogr (untimed), then for every format runs, one after the other, each tool as a
+separate process under `/usr/bin/time -v`:
 
   flyr-link      flyr-link run --only links --quiet          (read, link, write links.csv)
   flyr-link-all  flyr-link run --quiet                       (every output; for the all/links ratio)
@@ -19,7 +21,9 @@ and scores each links table with `flyr-synth evaluate --json`. With `--repeat N`
 times, the tools taking turns (A B C, A B C, ...), and each figure is that of the run with the
 median wall time (the spread is shown beside it): this shared machine's speed drifts by tens of
 percent within minutes, and single runs compared ratios across those drifts. It prints a Markdown table and writes
-it (with the raw figures as JSON) under benchmarks/results/. The peers are installed here when
+it (with the raw figures as JSON) under benchmarks/results/, as <UTC start>.md / .json (<UTC
+start>-<profile> for the hard and dense profiles); the table's first line and the JSON name the
+profile. The peers are installed here when
 missing (GeoPandas, DuckDB with its spatial extension's wheel and SedonaDB into benchmarks/.venv
 from PyPI, the engines pinned; PostgreSQL 15 + PostGIS 3, gdal-bin and `time` from Debian); if that
 fails the run fails. See benchmarks/README.md.
@@ -53,6 +57,7 @@ APT_PEERS = {"postgresql-15-postgis-3": "/usr/share/postgresql/15/extension/post
              "gdal-bin": "/usr/bin/ogr2ogr", "time": "/usr/bin/time"}
 TOOLS = ["flyr-link", "flyr-link-all", "geopandas", "postgis", "duckdb", "sedonadb"]
 PEERS = ["geopandas", "postgis", "duckdb", "sedonadb"]
+PROFILES = ["default", "hard", "dense"]
 # Sizes above which a peer is skipped by default, and why (the table states it).
 PEER_DEFAULT_MAX = {
     "geopandas": (1_000_000, "GeoPandas holds both layers and the join in memory: 1.9 GB measured at 1M "
@@ -189,27 +194,31 @@ def build(args):
 # ---------------------------------------------------------------------------------------------
 # Cities
 
-def city_dir(work, n, seed):
-    return work / f"city-{size_label(n)}-seed{seed}"
+def city_dir(work, n, seed, profile):
+    # The default profile's directory keeps its old name (cities cached before profiles existed
+    # are default cities); the others carry the profile's name.
+    return work / (f"city-{size_label(n)}-seed{seed}" + ("" if profile == "default" else f"-{profile}"))
 
 
-def ensure_city(bindir, work, n, seed, formats, fresh):
-    d = city_dir(work, n, seed)
+def ensure_city(bindir, work, n, seed, profile, formats, fresh):
+    d = city_dir(work, n, seed, profile)
     meta = d / "city.json"
     ok = False
     if meta.exists() and not fresh:
         try:
             m = json.loads(meta.read_text())
-            ok = m.get("requestedBuildings") == n and m.get("seed") == seed and (d / "truth.csv").exists()
+            # flyr-synth leaves `profile` out of a default city's city.json.
+            ok = (m.get("requestedBuildings") == n and m.get("seed") == seed
+                  and m.get("profile", "default") == profile and (d / "truth.csv").exists())
         except ValueError:
             ok = False
     if not ok:
         if d.exists():
             shutil.rmtree(d)
         t = time.time()
-        run([bindir / "flyr-synth", "generate", "--buildings", n, "--seed", seed, "--out", d],
-            stdout=subprocess.DEVNULL)
-        log(f"generated {size_label(n)} city in {time.time() - t:.1f} s")
+        run([bindir / "flyr-synth", "generate", "--buildings", n, "--seed", seed, "--profile", profile,
+             "--out", d], stdout=subprocess.DEVNULL)
+        log(f"generated {size_label(n)} {profile} city in {time.time() - t:.1f} s")
     if "fgb" in formats:
         for layer in ("buildings", "addresses"):
             fgb = d / f"{layer}.fgb"
@@ -436,7 +445,7 @@ def settle(inputs):
 
 
 def run_tool(tool, bindir, city, fmt, n, args, work, srid, score=True):
-    out = work / "runs" / f"{size_label(n)}-{fmt}-{tool}"
+    out = work / "runs" / f"{size_label(n)}-{args.profile}-{fmt}-{tool}"
     if out.exists():
         shutil.rmtree(out)
     if tool in PEERS:
@@ -445,11 +454,11 @@ def run_tool(tool, bindir, city, fmt, n, args, work, srid, score=True):
         out.parent.mkdir(parents=True, exist_ok=True)
     port = free_port(args.pg_port) if tool == "postgis" else None
     cmd, links = tool_command(tool, bindir, city, fmt, out, args, srid, port)
-    logfile = work / "runs" / f"{size_label(n)}-{fmt}-{tool}.log"
+    logfile = work / "runs" / f"{size_label(n)}-{args.profile}-{fmt}-{tool}.log"
     limit_kb = int(args.memory_limit * 2**20) if args.memory_limit else None
     settle([city / f"buildings.{fmt}", city / f"addresses.{fmt}"])
     r = measure(cmd, logfile, args.timeout, limit_kb)
-    r.update(tool=tool, size=n, format=fmt, log=str(logfile))
+    r.update(tool=tool, size=n, profile=args.profile, format=fmt, log=str(logfile))
     text = logfile.read_text(errors="replace")
     if r["timed_out"]:
         r["error"] = f"timed out after {args.timeout} s"
@@ -514,7 +523,8 @@ def report(results, args, meta):
                  f"({meta['cpus']} CPUs, {meta['mem_gb']:.0f} GB RAM; load average at start "
                  f"{meta['load_start']}, at end {meta['load_end']}). flyr-link sources at {meta['flyr_commit']} "
                  f"({meta.get('configuration', '?')}), "
-                 f"{meta['versions']}. Seed {args.seed}; flyr-link max distance "
+                 f"{meta['versions']}. flyr-synth profile {getattr(args, 'profile', 'default')}, "
+                 f"seed {args.seed}; flyr-link max distance "
                  f"{args.flyr_max_distance or 'default'}, peers {args.peer_max_distance} m.")
     lines.append("")
     lines.append("| buildings | addresses | format | tool | wall s | CPU s | peak MB | wall ms / 1k bldg "
@@ -669,6 +679,8 @@ def main():
     ap.add_argument("--smoke", action="store_true",
                     help="CI smoke test: --sizes 10k --formats fgb, results under benchmarks/work/")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", default="default", choices=PROFILES,
+                    help="flyr-synth generate --profile (default: default)")
     ap.add_argument("--repeat", type=int, default=1,
                     help="runs of every tool, taking turns; each figure from the median run (default 1)")
     ap.add_argument("--peer-max-distance", default="30", help="peers' proximity radius, metres (default 30)")
@@ -733,7 +745,7 @@ def main():
     results = []
     try:
         for n in sizes:
-            city = ensure_city(bindir, work, n, args.seed, args.formats, args.fresh)
+            city = ensure_city(bindir, work, n, args.seed, args.profile, args.formats, args.fresh)
             srid = utm_srid(city)
             for fmt in args.formats:
                 runs = {}
@@ -743,7 +755,7 @@ def main():
                         if args.peer_max_size is not None:
                             limit, why = args.peer_max_size, "--peer-max-size"
                         if limit is not None and n > limit:
-                            runs[tool] = {"tool": tool, "size": n, "format": fmt, "skipped":
+                            runs[tool] = {"tool": tool, "size": n, "profile": args.profile, "format": fmt, "skipped":
                                           f"{why} (run up to {size_label(limit)}; --peers-at-all-sizes "
                                           "forces it)"}
                             continue
@@ -764,10 +776,12 @@ def main():
             "host": platform.node(), "cpus": os.cpu_count(),
             "mem_gb": os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30,
             "load_start": load_start, "load_end": "%.2f" % os.getloadavg()[0], "flyr_commit": commit,
-            "versions": versions(py), "configuration": args.configuration if not args.bin_dir else str(bindir)}
+            "versions": versions(py), "configuration": args.configuration if not args.bin_dir else str(bindir),
+            "profile": args.profile, "seed": args.seed}
     table = report(results, args, meta)
     print(table)
-    stem = ("smoke-" if args.smoke else "") + started.strftime("%Y%m%dT%H%MZ")
+    stem = (("smoke-" if args.smoke else "") + started.strftime("%Y%m%dT%H%MZ")
+            + ("" if args.profile == "default" else f"-{args.profile}"))
     (results_dir / f"{stem}.md").write_text(table)
     (results_dir / f"{stem}.json").write_text(json.dumps({"meta": meta, "args": vars(args), "results": results},
                                                          indent=1, default=str))
