@@ -1,25 +1,34 @@
 #!/usr/bin/env python3
 """flyr-link against its peers (GeoPandas, PostGIS, DuckDB, SedonaDB) on synthetic cities: one command.
 
-    benchmarks/run_benchmarks.py [--sizes 10k,100k,1m,10m] [--formats fgb,geojson]
-                                 [--peers geopandas,postgis,duckdb,sedonadb] [--peer-max-size 1m] [--smoke] ...
+    benchmarks/run_benchmarks.py [--sizes 10k,100k,1m,10m] [--profile default|hard|dense]
+                                 [--formats fgb,geojson,parquet] [--peers geopandas,postgis,duckdb,sedonadb]
+                                 [--peer-max-size 1m] [--smoke] ...
 
-For every size it generates a synthetic city with `flyr-synth generate` (cached under
-benchmarks/work/), converts it to FlatGeobuf with ogr2ogr (untimed), then for every format runs,
-one after the other, each tool as a separate process under `/usr/bin/time -v`:
+For every size it generates a synthetic city with `flyr-synth generate --profile P` (cached under
+benchmarks/work/ by size, seed and profile: city-10k-seed1 for the default profile,
+city-10k-seed1-dense for the dense one, each checked against its city.json), converts it (untimed)
+to FlatGeobuf with ogr2ogr and, for `parquet`, to GeoParquet with GeoPandas
+(`to_parquet(compression="zstd", row_group_size=65536, write_covering_bbox=True)` from the GeoJSON
+read by pyogrio, the CRS kept), then for every format runs, one after the other, each tool as a
+separate process under `/usr/bin/time -v`:
 
-  flyr-link      flyr-link run --only links --quiet          (read, link, write links.csv)
+  flyr-link      flyr-link run --only links --quiet          (read, link, write links.csv; GeoParquet
+                                                              with --parquet-reader flyr, its own reader)
   flyr-link-all  flyr-link run --quiet                       (every output; for the all/links ratio)
-  geopandas      benchmarks/peers/geopandas_link.py          (pyogrio read, sjoin covered_by, sjoin_nearest)
+  geopandas      benchmarks/peers/geopandas_link.py          (pyogrio read or gpd.read_parquet, sjoin covered_by, sjoin_nearest)
   postgis        benchmarks/peers/postgis_link.sh            (ogr2ogr load, GiST, ST_Covers + LATERAL KNN, COPY)
-  duckdb         benchmarks/peers/duckdb_link.py             (DuckDB spatial: ST_Read, ST_Covers and ST_DWithin joins, COPY)
-  sedonadb       benchmarks/peers/sedonadb_link.py           (SedonaDB: read_pyogrio, ST_Covers and ST_DWithin joins)
+  duckdb         benchmarks/peers/duckdb_link.py             (DuckDB spatial: ST_Read or read_parquet, ST_Covers and ST_DWithin joins, COPY)
+  sedonadb       benchmarks/peers/sedonadb_link.py           (SedonaDB: read_pyogrio or read_parquet, ST_Covers and ST_DWithin joins)
 
-and scores each links table with `flyr-synth evaluate --json`. With `--repeat N` every tool runs N
-times, the tools taking turns (A B C, A B C, ...), and each figure is that of the run with the
-median wall time (the spread is shown beside it): this shared machine's speed drifts by tens of
-percent within minutes, and single runs compared ratios across those drifts. It prints a Markdown table and writes
-it (with the raw figures as JSON) under benchmarks/results/. The peers are installed here when
+PostGIS is skipped for GeoParquet when ogr2ogr's GDAL has no Parquet driver (Debian 12's 3.6.2 has
+none); the table says so. Each links table is scored with `flyr-synth evaluate --json`. With
+`--repeat N` every tool runs N times, the tools taking turns (A B C, A B C, ...), and each figure is
+that of the run with the median wall time (the spread is shown beside it): this shared machine's
+speed drifts by tens of percent within minutes, and single runs compared ratios across those
+drifts. It prints a Markdown table and writes it (with the raw figures as JSON) under
+benchmarks/results/, as <UTC start>.md / .json (<UTC start>-<profile> for the hard and dense
+profiles); the table's first line and the JSON name the profile. The peers are installed here when
 missing (GeoPandas, DuckDB with its spatial extension's wheel and SedonaDB into benchmarks/.venv
 from PyPI, the engines pinned; PostgreSQL 15 + PostGIS 3, gdal-bin and `time` from Debian); if that
 fails the run fails. See benchmarks/README.md.
@@ -53,11 +62,31 @@ APT_PEERS = {"postgresql-15-postgis-3": "/usr/share/postgresql/15/extension/post
              "gdal-bin": "/usr/bin/ogr2ogr", "time": "/usr/bin/time"}
 TOOLS = ["flyr-link", "flyr-link-all", "geopandas", "postgis", "duckdb", "sedonadb"]
 PEERS = ["geopandas", "postgis", "duckdb", "sedonadb"]
+PROFILES = ["default", "hard", "dense"]
+FORMATS = ["fgb", "geojson", "parquet"]
 # Sizes above which a peer is skipped by default, and why (the table states it).
 PEER_DEFAULT_MAX = {
     "geopandas": (1_000_000, "GeoPandas holds both layers and the join in memory: 1.9 GB measured at 1M "
                              "buildings, about 19 GB at 10M, more than a shared 24 GB machine can give"),
 }
+# The GeoParquet the cities are written as: GeoPandas' to_parquet with these options (zstd, row
+# groups of 65,536 rows, GeoParquet 1.1's bbox covering column), from the GeoJSON read by pyogrio.
+# Run by the venv's Python: argv = GeoJSON, GeoParquet; fails unless the file carries the CRS.
+TO_GEOPARQUET = """
+import json, sys
+import geopandas as gpd
+import pyarrow.parquet as pq
+src, dst = sys.argv[1], sys.argv[2]
+df = gpd.read_file(src, engine="pyogrio", use_arrow=True)
+if df.crs is None:
+    sys.exit(f"{src}: read without a CRS")
+df.to_parquet(dst, compression="zstd", row_group_size=65536, write_covering_bbox=True)
+geo = json.loads(pq.read_schema(dst).metadata[b"geo"])
+crs = geo["columns"][geo["primary_column"]].get("crs")
+if crs is None or gpd.GeoSeries([], crs=crs).crs != df.crs:
+    sys.exit(f"{dst}: written without the CRS {df.crs.to_string()}")
+print(f"{len(df)} rows, {df.crs.to_string()}, GeoParquet {geo['version']}")
+"""
 
 
 class HarnessError(Exception):
@@ -101,6 +130,32 @@ def apt_install(packages):
         run(sudo + ["apt-get", "install", "-y", "-qq", *packages], env=env, stdout=subprocess.DEVNULL)
     except (subprocess.CalledProcessError, FileNotFoundError) as e:
         raise HarnessError(f"apt-get install {' '.join(packages)} failed: {e}")
+
+
+def gdal_has_parquet():
+    """Whether ogr2ogr's GDAL has a Parquet driver (Debian 12's GDAL 3.6.2 has none)."""
+    try:
+        p = subprocess.run(["ogrinfo", "--formats"], capture_output=True, text=True)
+    except OSError:
+        return False
+    return any(line.strip().startswith("Parquet") for line in p.stdout.splitlines())
+
+
+def gdal_version():
+    try:
+        out = subprocess.run(["ogr2ogr", "--version"], capture_output=True, text=True).stdout
+    except OSError:
+        return "?"
+    m = re.search(r"GDAL (\S+?),", out)
+    return m.group(1) if m else "?"
+
+
+def format_skip(tool, fmt):
+    """Why `tool` cannot read `fmt` on this machine (the table states it), or None."""
+    if tool == "postgis" and fmt == "parquet" and not gdal_has_parquet():
+        return (f"the PostGIS peer loads its layers with ogr2ogr, and this GDAL ({gdal_version()}) has no "
+                "Parquet driver")
+    return None
 
 
 def ensure_system(peers):
@@ -189,27 +244,31 @@ def build(args):
 # ---------------------------------------------------------------------------------------------
 # Cities
 
-def city_dir(work, n, seed):
-    return work / f"city-{size_label(n)}-seed{seed}"
+def city_dir(work, n, seed, profile):
+    # The default profile's directory keeps its old name (cities cached before profiles existed
+    # are default cities); the others carry the profile's name.
+    return work / (f"city-{size_label(n)}-seed{seed}" + ("" if profile == "default" else f"-{profile}"))
 
 
-def ensure_city(bindir, work, n, seed, formats, fresh):
-    d = city_dir(work, n, seed)
+def ensure_city(bindir, work, n, seed, profile, formats, fresh):
+    d = city_dir(work, n, seed, profile)
     meta = d / "city.json"
     ok = False
     if meta.exists() and not fresh:
         try:
             m = json.loads(meta.read_text())
-            ok = m.get("requestedBuildings") == n and m.get("seed") == seed and (d / "truth.csv").exists()
+            # flyr-synth leaves `profile` out of a default city's city.json.
+            ok = (m.get("requestedBuildings") == n and m.get("seed") == seed
+                  and m.get("profile", "default") == profile and (d / "truth.csv").exists())
         except ValueError:
             ok = False
     if not ok:
         if d.exists():
             shutil.rmtree(d)
         t = time.time()
-        run([bindir / "flyr-synth", "generate", "--buildings", n, "--seed", seed, "--out", d],
-            stdout=subprocess.DEVNULL)
-        log(f"generated {size_label(n)} city in {time.time() - t:.1f} s")
+        run([bindir / "flyr-synth", "generate", "--buildings", n, "--seed", seed, "--profile", profile,
+             "--out", d], stdout=subprocess.DEVNULL)
+        log(f"generated {size_label(n)} {profile} city in {time.time() - t:.1f} s")
     if "fgb" in formats:
         for layer in ("buildings", "addresses"):
             fgb = d / f"{layer}.fgb"
@@ -220,6 +279,21 @@ def ensure_city(bindir, work, n, seed, formats, fresh):
                 run(["ogr2ogr", "-f", "FlatGeobuf", tmp, d / f"{layer}.geojson"])
                 tmp.rename(fgb)
                 log(f"converted {layer} to FlatGeobuf in {time.time() - t:.1f} s")
+    if "parquet" in formats:
+        for layer in ("buildings", "addresses"):
+            pq = d / f"{layer}.parquet"
+            if not pq.exists():
+                t = time.time()
+                tmp = d / f".{layer}.tmp.parquet"
+                tmp.unlink(missing_ok=True)
+                log(f"$ {venv_python()} -c TO_GEOPARQUET {d / f'{layer}.geojson'} {tmp}")
+                p = subprocess.run([venv_python(), "-c", TO_GEOPARQUET, d / f"{layer}.geojson", tmp],
+                                   capture_output=True, text=True)
+                if p.returncode != 0:
+                    raise HarnessError(f"writing {layer} as GeoParquet failed: "
+                                       f"{(p.stderr.strip().splitlines() or ['?'])[-1]}")
+                tmp.rename(pq)
+                log(f"converted {layer} to GeoParquet in {time.time() - t:.1f} s ({p.stdout.strip()})")
     return d
 
 
@@ -382,12 +456,14 @@ def measure(cmd, logfile, timeout, limit_kb=None):
 
 def tool_command(tool, bindir, city, fmt, out, args, srid, port):
     b, a = city / f"buildings.{fmt}", city / f"addresses.{fmt}"
+    # GeoParquet through flyr-link's own reader, whether or not a GDAL with a Parquet driver is
+    # there (`auto` would take GDAL's): the same reader on every machine.
+    extra = (["--max-distance", args.flyr_max_distance] if args.flyr_max_distance else []) + (
+        ["--parquet-reader", "flyr"] if fmt == "parquet" else [])
     if tool == "flyr-link":
-        extra = ["--max-distance", args.flyr_max_distance] if args.flyr_max_distance else []
         return [bindir / "flyr-link", "run", "--buildings", b, "--addresses", a, "--out", out,
                 "--only", "links", "--quiet", *extra], out / "links.csv"
     if tool == "flyr-link-all":
-        extra = ["--max-distance", args.flyr_max_distance] if args.flyr_max_distance else []
         return [bindir / "flyr-link", "run", "--buildings", b, "--addresses", a, "--out", out,
                 "--quiet", *extra], out / "links.csv"
     if tool == "geopandas":
@@ -436,7 +512,7 @@ def settle(inputs):
 
 
 def run_tool(tool, bindir, city, fmt, n, args, work, srid, score=True):
-    out = work / "runs" / f"{size_label(n)}-{fmt}-{tool}"
+    out = work / "runs" / f"{size_label(n)}-{args.profile}-{fmt}-{tool}"
     if out.exists():
         shutil.rmtree(out)
     if tool in PEERS:
@@ -445,11 +521,11 @@ def run_tool(tool, bindir, city, fmt, n, args, work, srid, score=True):
         out.parent.mkdir(parents=True, exist_ok=True)
     port = free_port(args.pg_port) if tool == "postgis" else None
     cmd, links = tool_command(tool, bindir, city, fmt, out, args, srid, port)
-    logfile = work / "runs" / f"{size_label(n)}-{fmt}-{tool}.log"
+    logfile = work / "runs" / f"{size_label(n)}-{args.profile}-{fmt}-{tool}.log"
     limit_kb = int(args.memory_limit * 2**20) if args.memory_limit else None
     settle([city / f"buildings.{fmt}", city / f"addresses.{fmt}"])
     r = measure(cmd, logfile, args.timeout, limit_kb)
-    r.update(tool=tool, size=n, format=fmt, log=str(logfile))
+    r.update(tool=tool, size=n, profile=args.profile, format=fmt, log=str(logfile))
     text = logfile.read_text(errors="replace")
     if r["timed_out"]:
         r["error"] = f"timed out after {args.timeout} s"
@@ -514,7 +590,8 @@ def report(results, args, meta):
                  f"({meta['cpus']} CPUs, {meta['mem_gb']:.0f} GB RAM; load average at start "
                  f"{meta['load_start']}, at end {meta['load_end']}). flyr-link sources at {meta['flyr_commit']} "
                  f"({meta.get('configuration', '?')}), "
-                 f"{meta['versions']}. Seed {args.seed}; flyr-link max distance "
+                 f"{meta['versions']}. flyr-synth profile {getattr(args, 'profile', 'default')}, "
+                 f"seed {args.seed}; flyr-link max distance "
                  f"{args.flyr_max_distance or 'default'}, peers {args.peer_max_distance} m.")
     lines.append("")
     lines.append("| buildings | addresses | format | tool | wall s | CPU s | peak MB | wall ms / 1k bldg "
@@ -659,7 +736,8 @@ def versions(py):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="10k,100k,1m,10m", help="building counts (default 10k,100k,1m,10m)")
-    ap.add_argument("--formats", default="fgb,geojson", help="fgb,geojson (default both)")
+    ap.add_argument("--formats", default="fgb,geojson",
+                    help="any of fgb,geojson,parquet (default fgb,geojson; parquet: GeoParquet written by GeoPandas)")
     ap.add_argument("--tools", default=",".join(TOOLS), help="default: " + ",".join(TOOLS))
     ap.add_argument("--peers", default=None, help="shorthand: which peers to run besides flyr-link")
     ap.add_argument("--peer-max-size", default=None, type=parse_size,
@@ -669,6 +747,8 @@ def main():
     ap.add_argument("--smoke", action="store_true",
                     help="CI smoke test: --sizes 10k --formats fgb, results under benchmarks/work/")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", default="default", choices=PROFILES,
+                    help="flyr-synth generate --profile (default: default)")
     ap.add_argument("--repeat", type=int, default=1,
                     help="runs of every tool, taking turns; each figure from the median run (default 1)")
     ap.add_argument("--peer-max-distance", default="30", help="peers' proximity radius, metres (default 30)")
@@ -699,8 +779,8 @@ def main():
     sizes = sorted({parse_size(s) for s in args.sizes.split(",") if s})
     args.formats = [f for f in args.formats.split(",") if f]
     for f in args.formats:
-        if f not in ("fgb", "geojson"):
-            ap.error(f"unknown format {f}")
+        if f not in FORMATS:
+            ap.error(f"unknown format {f} (known: {', '.join(FORMATS)})")
     tools = [t for t in args.tools.split(",") if t]
     if args.peers is not None:
         wanted = [p for p in args.peers.split(",") if p]
@@ -718,7 +798,8 @@ def main():
     load_start = "%.2f" % os.getloadavg()[0]
     try:
         ensure_system(peers)
-        py = ensure_venv() if any(p in PY_PEERS for p in peers) else venv_python()
+        # (GeoPandas in the venv writes the GeoParquet.)
+        py = ensure_venv() if any(p in PY_PEERS for p in peers) or "parquet" in args.formats else venv_python()
         bindir = build(args)
     except HarnessError as e:
         log(f"benchmark harness: FAILED to set up: {e}")
@@ -731,19 +812,25 @@ def main():
     if args.bin_dir:
         commit = f"binaries from {bindir}"
     results = []
+    halted = None
     try:
         for n in sizes:
-            city = ensure_city(bindir, work, n, args.seed, args.formats, args.fresh)
+            city = ensure_city(bindir, work, n, args.seed, args.profile, args.formats, args.fresh)
             srid = utm_srid(city)
             for fmt in args.formats:
                 runs = {}
                 for tool in tools:
+                    why = format_skip(tool, fmt)
+                    if why:
+                        runs[tool] = {"tool": tool, "size": n, "profile": args.profile, "format": fmt,
+                                      "skipped": why}
+                        continue
                     if tool in PEERS and not args.peers_at_all_sizes:
                         limit, why = PEER_DEFAULT_MAX.get(tool, (None, ""))
                         if args.peer_max_size is not None:
                             limit, why = args.peer_max_size, "--peer-max-size"
                         if limit is not None and n > limit:
-                            runs[tool] = {"tool": tool, "size": n, "format": fmt, "skipped":
+                            runs[tool] = {"tool": tool, "size": n, "profile": args.profile, "format": fmt, "skipped":
                                           f"{why} (run up to {size_label(limit)}; --peers-at-all-sizes "
                                           "forces it)"}
                             continue
@@ -759,15 +846,21 @@ def main():
                                    for t in tools if runs[t])
     except KeyboardInterrupt:
         log("interrupted: reporting what ran")
+    except HarnessError as e:
+        # (A city that could not be made or converted, a links table that could not be scored.)
+        halted = str(e)
+        log(f"benchmark harness: {halted}; reporting what ran")
     finished = dt.datetime.now(dt.timezone.utc)
     meta = {"started": started.strftime("%Y-%m-%d %H:%M UTC"), "finished": finished.strftime("%H:%M UTC"),
             "host": platform.node(), "cpus": os.cpu_count(),
             "mem_gb": os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30,
             "load_start": load_start, "load_end": "%.2f" % os.getloadavg()[0], "flyr_commit": commit,
-            "versions": versions(py), "configuration": args.configuration if not args.bin_dir else str(bindir)}
+            "versions": versions(py), "configuration": args.configuration if not args.bin_dir else str(bindir),
+            "profile": args.profile, "seed": args.seed}
     table = report(results, args, meta)
     print(table)
-    stem = ("smoke-" if args.smoke else "") + started.strftime("%Y%m%dT%H%MZ")
+    stem = (("smoke-" if args.smoke else "") + started.strftime("%Y%m%dT%H%MZ")
+            + ("" if args.profile == "default" else f"-{args.profile}"))
     (results_dir / f"{stem}.md").write_text(table)
     (results_dir / f"{stem}.json").write_text(json.dumps({"meta": meta, "args": vars(args), "results": results},
                                                          indent=1, default=str))
@@ -783,8 +876,9 @@ def main():
     if failed:
         log(f"benchmark harness: {len(failed)} run(s) FAILED: " +
             "; ".join(f"{size_label(r['size'])} {r['format']} {r['tool']}: {r['error']}" for r in failed))
-        return 1
-    return 0
+    if halted:
+        log(f"benchmark harness: FAILED: {halted}")
+    return 1 if failed or halted else 0
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 
     geopandas_link.py BUILDINGS ADDRESSES OUT.csv [--max-distance 30]
 
-1. read both layers with pyogrio (Arrow I/O when pyarrow is present);
+1. read both layers with pyogrio (Arrow I/O when pyarrow is present), or GeoParquet (`.parquet`)
+   with gpd.read_parquet;
 2. project both to the UTM zone GeoPandas estimates for the addresses (metres);
 3. containment: gpd.sjoin(addresses, buildings, predicate="covered_by"); an address covered by
    several footprints keeps the smallest footprint, then the smallest building id;
@@ -21,12 +22,15 @@ import pandas as pd
 
 
 def read(path):
-    try:
-        import pyarrow  # noqa: F401
-        arrow = True
-    except ImportError:
-        arrow = False
-    df = gpd.read_file(path, engine="pyogrio", use_arrow=arrow)
+    if str(path).lower().endswith((".parquet", ".geoparquet")):
+        df = gpd.read_parquet(path)
+    else:
+        try:
+            import pyarrow  # noqa: F401
+            arrow = True
+        except ImportError:
+            arrow = False
+        df = gpd.read_file(path, engine="pyogrio", use_arrow=arrow)
     if "id" not in df.columns:
         sys.exit(f"{path}: no 'id' field")
     df["id"] = df["id"].astype(str)
