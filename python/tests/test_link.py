@@ -198,11 +198,9 @@ def test_no_temporary_file_remains(helsinki, binary, monkeypatch, tmp_path):
     assert out.parent.parent == elsewhere and list(elsewhere.iterdir()) == [] and list(scratch.iterdir()) == []
 
 
-def test_warnings_are_python_warnings(dataset):
-    if dataset.name != "la_dev":
-        pytest.skip("only la_dev's heights (feet) give a warning")
+def test_warnings_are_python_warnings(la_dev):
     with pytest.warns(flyr_link.FlyrLinkWarning, match=r"^flyr-link: warning: buildings: heights look like feet"):
-        result = flyr_link.link(dataset.buildings, dataset.addresses, only="links")
+        result = flyr_link.link(la_dev.buildings, la_dev.addresses, only="links")
     assert [w["code"] for w in result.report["warnings"]] == ["height_in_feet"]
 
 
