@@ -53,12 +53,6 @@ def dataset(request) -> Dataset:
 def helsinki() -> Dataset:
     return load("helsinki")
 
-
-@pytest.fixture(scope="session")
-def la_dev() -> Dataset:
-    return load("la_dev")
-
-
 def run_cli(binary: str, out: pathlib.Path, *args) -> subprocess.CompletedProcess:
     return subprocess.run([binary, "run", *map(str, args), "--out", str(out), "--quiet"],
                           stdin=subprocess.DEVNULL, capture_output=True, text=True)

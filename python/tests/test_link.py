@@ -1,8 +1,10 @@
+import dataclasses
 import os
 import pathlib
 import re
 import subprocess
 import tempfile
+import warnings
 
 import geopandas as gpd
 import pandas as pd
@@ -20,38 +22,49 @@ LINK_COLUMNS = ["id", "campaign_id", "building_id", "address_id", "unit_id", "ma
 REJECT_COLUMNS = ["layer", "source_row", "id", "reason"]
 
 
-def test_geodataframes_give_the_links_of_the_cli(dataset, binary, tmp_path):
-    cli = cli_links(binary, tmp_path / "cli", "--buildings", dataset.buildings_path,
-                    "--addresses", dataset.addresses_path)
-    got = flyr_link.link(dataset.buildings, dataset.addresses)
-    assert len(got.links) > 1000
-    assert_frame_equal(got.links[KEY], cli[KEY])
-    # The same campaign makes the ids, and so whole rows, the same.
-    cli = cli_links(binary, tmp_path / "cli-campaign", "--buildings", dataset.buildings_path,
+@dataclasses.dataclass
+class Runs:
+    """The runs several tests compare (a debug binary takes seconds over la_dev)."""
+    cli: pd.DataFrame
+    linked: flyr_link.LinkResult
+    warnings: list
+
+
+@pytest.fixture(scope="session")
+def runs(dataset, binary, tmp_path_factory) -> Runs:
+    cli = cli_links(binary, tmp_path_factory.mktemp("cli") / "out", "--buildings", dataset.buildings_path,
                     "--addresses", dataset.addresses_path, "--campaign", CAMPAIGN)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        linked = flyr_link.link(dataset.buildings, dataset.addresses)
+    return Runs(cli, linked, [w for w in caught if issubclass(w.category, flyr_link.FlyrLinkWarning)])
+
+
+def test_geodataframes_give_the_links_of_the_cli(dataset, runs):
+    assert len(runs.cli) > 1000
+    # The campaign (from the inputs' paths unless given) makes the ids; the rest is the same.
+    assert_frame_equal(runs.linked.links[KEY], runs.cli[KEY])
     got = flyr_link.link(dataset.buildings, dataset.addresses, campaign=CAMPAIGN, only="links")
-    assert_frame_equal(got.links, cli)
+    assert_frame_equal(got.links, runs.cli)
 
 
-def test_paths_give_the_cli_links_row_for_row(dataset, binary, tmp_path):
-    cli = cli_links(binary, tmp_path / "cli", "--buildings", dataset.buildings_path,
-                    "--addresses", dataset.addresses_path)
-    got = flyr_link.link(dataset.buildings_path, str(dataset.addresses_path), only="links")
-    assert_frame_equal(got.links, cli)
+def test_paths_give_the_cli_links_row_for_row(dataset, runs):
+    got = flyr_link.link(dataset.buildings_path, str(dataset.addresses_path), campaign=CAMPAIGN, only="links")
+    assert_frame_equal(got.links, runs.cli)
     assert got.report["inputs"]["buildings"]["source"] == str(dataset.buildings_path)
     assert (got.addresses, got.buildings, got.units, got.features) == (None, None, None, None)
 
 
-def test_a_projected_geodataframe_keeps_its_crs(dataset):
-    lonlat = flyr_link.link(dataset.buildings, dataset.addresses, only="links")
-    crs = dataset.addresses.estimate_utm_crs()
-    projected = flyr_link.link(dataset.buildings.to_crs(crs), dataset.addresses.to_crs(crs), only="links")
+def test_a_projected_geodataframe_keeps_its_crs(helsinki):
+    lonlat = flyr_link.link(helsinki.buildings, helsinki.addresses, only="links")
+    crs = helsinki.addresses.estimate_utm_crs()
+    projected = flyr_link.link(helsinki.buildings.to_crs(crs), helsinki.addresses.to_crs(crs), only="links")
     assert projected.report["inputs"]["addresses"]["crs"] == crs.to_string()
     assert_frame_equal(projected.links[KEY[:3]], lonlat.links[KEY[:3]])
 
 
-def test_dtypes_and_crs_are_as_documented(dataset):
-    result = flyr_link.link(dataset.buildings, dataset.addresses)
+def test_dtypes_and_crs_are_as_documented(runs):
+    result = runs.linked
     links, rejects = result.links, result.rejects
     assert list(links.columns) == LINK_COLUMNS
     for column in ["id", "campaign_id", "building_id", "address_id", "unit_id", "match_method"]:
@@ -198,10 +211,12 @@ def test_no_temporary_file_remains(helsinki, binary, monkeypatch, tmp_path):
     assert out.parent.parent == elsewhere and list(elsewhere.iterdir()) == [] and list(scratch.iterdir()) == []
 
 
-def test_warnings_are_python_warnings(la_dev):
-    with pytest.warns(flyr_link.FlyrLinkWarning, match=r"^flyr-link: warning: buildings: heights look like feet"):
-        result = flyr_link.link(la_dev.buildings, la_dev.addresses, only="links")
-    assert [w["code"] for w in result.report["warnings"]] == ["height_in_feet"]
+def test_warnings_are_python_warnings(dataset, runs):
+    # la_dev's heights are in feet; Helsinki's run has no warning.
+    codes = [w["code"] for w in runs.linked.report["warnings"]]
+    assert codes == (["height_in_feet"] if dataset.name == "la_dev" else [])
+    assert [str(w.message) for w in runs.warnings] == [f"flyr-link: warning: {w['message']}" for w in runs.linked.report["warnings"]]
+    assert all(w.filename == __file__ for w in runs.warnings)
 
 
 def test_the_version_is_the_binarys():
