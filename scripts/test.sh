@@ -17,6 +17,10 @@ fi
 log=$(mktemp)
 status=0
 swift test "${scratch[@]}" --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log" || status=$?
+# The Python package (python/test.sh: pytest on Helsinki and la_dev, its venv made on first use)
+# over the debug build's binary.
+python_log=$(mktemp)
+python/test.sh "$(swift build "${scratch[@]}" --show-bin-path)/flyr-link" 2>&1 | tee "$python_log" || status=1
 # The benchmark harness, as a smoke test (10k buildings, every tool; no timing assertion).
 python3 benchmarks/run_benchmarks.py --smoke --configuration debug --scratch-path "${FLYR_SCRATCH_PATH:-.build}" || { echo "benchmark harness smoke test (benchmarks/run_benchmarks.py --smoke): FAILED"; status=1; }
 # The distributed run on a real Spark standalone cluster (distributed/test-cluster.sh: a master and
@@ -29,16 +33,24 @@ release_bin=$(swift build -c release "${scratch[@]}" --show-bin-path)
 swift build -c release "${scratch[@]}" --product flyr-synth >/dev/null
 benchmarks/links-digests.sh "$release_bin" || { echo "links digests (benchmarks/links-digests.sh): FAILED"; status=1; }
 # XCTest's closing "Executed N tests, with F failures", restated as the plain closing line (with
-# the distributed checks' counts).
+# the distributed checks' and pytest's counts).
 summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
 cluster=$(grep -E "^distributed: [0-9]+ passed, [0-9]+ failed" "$cluster_log" | tail -1 || true)
-rm -f "$log" "$cluster_log"
+pytest_summary=$(grep -E "^[0-9]+ (passed|failed|errors?|skipped)[a-z0-9, ]* in [0-9.]+s" "$python_log" | tail -1 || true)
+pytest_count() { grep -oE "[0-9]+ $1" <<<"$pytest_summary" | grep -oE "^[0-9]+" || echo 0; }
+rm -f "$log" "$cluster_log" "$python_log"
 if [ -n "$summary" ]; then
   total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
   failed=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
   if [ -n "$cluster" ]; then
     total=$((total + $(sed -E 's/^distributed: ([0-9]+) passed, ([0-9]+) failed/\1 + \2/' <<<"$cluster")))
     failed=$((failed + $(sed -E 's/^distributed: ([0-9]+) passed, ([0-9]+) failed/\2/' <<<"$cluster")))
+  else
+    failed=$((failed + 1)); total=$((total + 1))
+  fi
+  if [ -n "$pytest_summary" ]; then
+    py_failed=$(($(pytest_count failed) + $(pytest_count "errors?")))
+    total=$((total + $(pytest_count passed) + py_failed)); failed=$((failed + py_failed))
   else
     failed=$((failed + 1)); total=$((total + 1))
   fi
