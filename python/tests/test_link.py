@@ -222,3 +222,13 @@ def test_warnings_are_python_warnings(dataset, runs):
 def test_the_version_is_the_binarys():
     swift = (ROOT / "Sources" / "FlyrLink" / "Pipeline" / "RunReport.swift").read_text()
     assert re.search(r'static let string = "([^"]+)"', swift).group(1) == flyr_link.__version__
+
+
+def test_the_readme_example_runs(monkeypatch):
+    readme = (ROOT / "README.md").read_text()
+    example = re.search(r"## From Python\n.*?```python\n(.*?)```", readme, re.DOTALL).group(1)
+    assert len(example.splitlines()) == 5
+    monkeypatch.chdir(ROOT)
+    scope = {}
+    exec(example, scope)
+    assert len(scope["result"].links) > 1000 and scope["result"].units.crs.to_epsg() == 4326
