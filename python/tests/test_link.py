@@ -162,6 +162,13 @@ def test_a_missing_binary_raises(helsinki, monkeypatch, tmp_path):
     with pytest.raises(flyr_link.FlyrLinkError, match=r"FLYR_LINK=.*no-such-flyr-link is not an executable file") as caught:
         flyr_link.link(helsinki.buildings, helsinki.addresses, tmpdir=tmp_path)
     assert caught.value.returncode is None
+    not_a_program = tmp_path / "flyr-link"
+    not_a_program.write_bytes(b"\x7fELF not really")
+    not_a_program.chmod(0o755)
+    monkeypatch.setenv("FLYR_LINK", str(not_a_program))
+    with pytest.raises(flyr_link.FlyrLinkError, match=r"^cannot run .*flyr-link: Exec format error"):
+        flyr_link.link(helsinki.buildings_path, helsinki.addresses_path, tmpdir=tmp_path)
+    not_a_program.unlink()
     monkeypatch.delenv("FLYR_LINK")
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(flyr_link.FlyrLinkError, match=r"^flyr-link was not found on PATH"):
@@ -176,6 +183,8 @@ def test_an_unknown_keyword_is_a_type_error(helsinki, tmp_path):
         flyr_link.link(helsinki.buildings, helsinki.addresses, allow_empty="yes", tmpdir=tmp_path)
     with pytest.raises(TypeError, match=r"max_distance takes a value, not True"):
         flyr_link.link(helsinki.buildings, helsinki.addresses, max_distance=True, tmpdir=tmp_path)
+    with pytest.raises(TypeError, match=r"^link\(\) sets --out itself"):
+        flyr_link.link(helsinki.buildings, helsinki.addresses, out="x", tmpdir=tmp_path)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -148,8 +148,11 @@ def link(
             args += ["--territory", _source_path(territory, "territory", work, False)]
         out = os.path.join(work, "out")
         command = [binary, "run", *sources, *args, "--out", out, "--format", "parquet", "--quiet"]
-        run = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, errors="replace")
+        try:
+            run = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, errors="replace")
+        except OSError as error:
+            raise FlyrLinkError(f"cannot run {binary}: {error.strerror or error}") from error
         if run.returncode != 0:
             raise FlyrLinkError(_error_line(run.stderr, run.returncode), run.returncode, run.stderr)
         for line in run.stderr.splitlines():
@@ -163,6 +166,8 @@ def link(
 def _option_args(options: Mapping[str, Any]) -> List[str]:
     args: List[str] = []
     for key, value in options.items():
+        if f"--{key}" in FIXED_OPTIONS:
+            raise TypeError(f"link() sets --{key} itself: it runs flyr-link into a temporary directory and reads it back")
         if key not in RUN_OPTIONS:
             raise TypeError(f"link() got an unexpected keyword argument {key!r} (not a flyr-link run option)")
         flag, kind = RUN_OPTIONS[key]
