@@ -159,10 +159,6 @@ extension LinkPipeline {
         let indexed = indexStage(&layers, clock, pool)
         return (layers, scope, indexed)
     }
-
-    static func frame(_ territory: Territory?, _ boxes: (addresses: BBox, buildings: BBox)) -> LocalMetricFrame {
-        frame(territoryBox: territory?.footprint.bbox, boxes)
-    }
 }
 
 extension TileScope {

@@ -11,25 +11,6 @@ public struct LinkPipeline {
         self.observer = observer
     }
 
-    final class Clock: @unchecked Sendable {
-        var seconds: [String: Double] = [:]
-        let start = Date()
-    }
-
-    /// `items`: how many things the stage went through, for the progress rate. Every stage first hands
-    /// back the pages the last one freed (HeapTrim), or its new arrays are mapped beside them.
-    func stage<T>(_ s: PipelineStage, _ clock: Clock, _ detail: String = "", items: (T) -> Int? = { _ in nil },
-                  _ body: () throws -> (T, String)) rethrows -> T {
-        HeapTrim.returnFreedMemory()
-        observer?(.started(s, detail: detail))
-        let t0 = Date()
-        let (value, done) = try body()
-        let dt = Date().timeIntervalSince(t0)
-        clock.seconds[s.rawValue, default: 0] += dt
-        observer?(.finished(s, detail: done, seconds: dt, items: items(value)))
-        return value
-    }
-
     /// A links-only run into a directory writes no geometry and no address fields: it keeps no lon/lat
     /// footprints, and of the address fields only those linking reads (`AddressField.linking`).
     var writesRecords: Bool {
@@ -58,45 +39,6 @@ public struct LinkPipeline {
         result.report.run.secondsByStage = clock.seconds
         result.report.run.secondsTotal = Date().timeIntervalSince(clock.start)
         return result
-    }
-
-    /// What the report keeps of a source table once its records are ingested.
-    struct SourceSummary: Sendable, Codable {
-        var spec: SourceSpec
-        var reader: String
-        var layerName: String
-        var resolvedFields: [String: String]
-        var attributeFilter: String?
-        var featuresRead: Int
-        var parquet: ParquetReadReport?
-        var fields: [SourceField]
-        var readsInParts: Bool
-
-        init(_ t: SourceTable) {
-            spec = t.spec
-            reader = t.reader
-            layerName = t.layerName
-            resolvedFields = t.resolvedFields
-            attributeFilter = t.attributeFilter
-            featuresRead = t.recordCount
-            parquet = t.parquet
-            fields = t.fields
-            readsInParts = t.readsInParts
-        }
-    }
-
-    /// The box of the addresses and that of the footprints, in stretches on the workers (a box of
-    /// boxes is the same in any order).
-    static func extents(_ addresses: [Point2], _ footprints: FootprintStore, pool: WorkerPool) -> (addresses: BBox, buildings: BBox) {
-        let stretch = 65_536
-        let parts = pool.map((max(addresses.count, footprints.count) + stretch - 1) / stretch, chunkSize: 1) { _, c in
-            var a = BBox.empty, b = BBox.empty
-            let part = c * stretch..<(c + 1) * stretch
-            for i in part.clamped(to: addresses.indices) { a.extend(addresses[i]) }
-            for i in part.clamped(to: footprints.indices) { b.extend(footprints[i].bbox) }
-            return (a, b)
-        }
-        return parts.reduce(into: (BBox.empty, BBox.empty)) { $0.0.extend($1.0); $0.1.extend($1.1) }
     }
 
     func optionSummary() -> [String: String] {

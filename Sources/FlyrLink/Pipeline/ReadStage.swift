@@ -80,18 +80,3 @@ extension Ingest.Result {
                   generatedIDs: pack.header.generatedIDs, footprints: pack.footprints, points: pack.points)
     }
 }
-
-extension LinkPipeline.SourceSummary {
-    /// A layer read from a tile's pack (`TilePack`): the source it was made from.
-    init(_ pack: TilePack.Header, spec: SourceSpec) {
-        self.spec = spec
-        reader = "flyr-link plan's tile pack"
-        layerName = pack.layer.rawValue
-        resolvedFields = [:]
-        attributeFilter = nil
-        featuresRead = pack.rows
-        parquet = nil
-        fields = []
-        readsInParts = true
-    }
-}
