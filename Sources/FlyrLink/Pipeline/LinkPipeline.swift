@@ -17,25 +17,28 @@ public struct LinkPipeline {
         options.only != .links || PostgresTarget.conninfo(from: options.outputDirectory) != nil
     }
 
-    /// The stages in order; each hands what the next reads over (moved, not copied) and drops
-    /// what no later stage reads, so that a run's peak is its largest stage's, not their sum.
+    /// The stages in order. Each consumes what no later stage reads and hands on what the next
+    /// reads, so a run's peak is its largest stage's, not their sum.
     public func run() throws -> LinkRun {
         try options.validate()
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
-        var inputs = try readAndIngest(clock, pool)                       // read, ingest
-        let fingerprints = InputFingerprints(inputs.buildingSource, inputs.addressSource)
-        // (Each layer's box apart: layers that do not overlap are warned of.)
-        let boxes = Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool)
-        let frame = Self.frame(inputs.territory, boxes)
-        var layers = frameStage(&inputs, frame: frame, clock, pool)          // frame
-        var indexed = indexStage(&layers, clock, pool)                       // index
-        var matched = try matchStage(&indexed, &layers, clock, pool)         // match
-        let units = splitStage(&matched, &layers, frame: frame, clock, pool) // split
-        var result = assembleStage(&matched, &layers, &inputs, units: units, indexed.accessory, frame: frame,
-                                   fingerprints: fingerprints, clock, pool)  // assemble
-        result.report.warnings = RunWarnings.collect(result, buildings: inputs.buildingSource, addresses: inputs.addressSource,
-                                                     addressBox: boxes.addresses, buildingBox: boxes.buildings)
+        let read = try readStage(clock, pool)
+        let ingested = try ingestStage(consume read, clock, pool)
+        let sources = ingested.sources
+        let fingerprints = InputFingerprints(sources.buildings.source, sources.addresses.source)
+        let extents = Self.extents(ingested.points, ingested.footprints, pool: pool)
+        let frame = Self.frame(sources.territory, extents)
+        let (metric, addressRows, records) = frameStage(consume ingested, frame: frame, clock, pool)
+        let (indexed, accessory) = indexStage(consume metric, clock, pool)
+        let decisions = try decisionSource()
+        let matched = try matchStage(consume indexed, consume addressRows, buildingRows: records.buildingRows, accessory: accessory,
+                                     deciding: decisions, clock, pool)
+        let linked = splitStage(consume matched, buildingRows: records.buildingRows, frame: frame, clock, pool)
+        var result = assembleStage(consume linked, consume records, accessory: accessory, sources: sources, frame: frame,
+                                   fingerprints: fingerprints, clock, pool)
+        result.report.warnings = RunWarnings.collect(result, buildings: sources.buildings.source, addresses: sources.addresses.source,
+                                                     addressBox: extents.addresses, buildingBox: extents.buildings)
         result.report.run.secondsByStage = clock.seconds
         result.report.run.secondsTotal = Date().timeIntervalSince(clock.start)
         return result
@@ -55,17 +58,5 @@ public struct LinkPipeline {
             "height_unit": (options.heightUnit ?? .m).rawValue,
             "campaign_id": options.resolvedCampaignID,
         ]
-    }
-
-    func inputReport(_ t: SourceSummary, _ crs: String, _ assumed: Bool, accepted: Int, rejected: Int, repaired: Int?, generated: Int) -> RunReport.Input {
-        let path = t.spec.location
-        let attrs = try? FileManager.default.attributesOfItem(atPath: path)
-        let isFile = (attrs?[.type] as? FileAttributeType) == .typeRegular
-        return RunReport.Input(source: PostgresTarget.redacted(t.spec.description), reader: t.reader, layer: t.layerName,
-                               crs: CRSInfo.authorityName(crs) ?? (crs.count > 80 ? String(crs.prefix(80)) + "…" : crs),
-                               crsAssumed: assumed, attributeFilter: t.attributeFilter, fields: t.resolvedFields,
-                               featuresRead: t.featuresRead, accepted: accepted, rejected: rejected, repaired: repaired,
-                               generatedIds: generated, bytes: isFile ? (attrs?[.size] as? Int) : nil,
-                               sha256: isFile ? SHA256.fingerprint(path) : nil, parquet: t.parquet)
     }
 }
