@@ -6,20 +6,20 @@ extension LinkPipeline {
     /// rejects, and its accepted ids' hashes (sorted), written to `path` and its sidecar.
     public func scanShare(_ share: SourceShare, to path: String) throws {
         let (pipeline, clock, pool) = try planReading()
-        let inputs = try pipeline.readAndIngest(clock, pool, share: share)
-        let extents = Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool)
-        func layer<Row>(_ result: Ingest.Result<Row>, _ source: SourceSummary, extent: BBox) -> PlanShares.LayerScan {
-            PlanShares.LayerScan(source: source, crs: result.crs, crsAssumed: result.crsAssumed, generatedIDs: result.generatedIDs,
-                                 accepted: result.rows.count, extent: extent, rejects: result.rejects,
-                                 repeats: Self.repeats(result.rejects))
+        let ingested = try pipeline.ingestStage(pipeline.readStage(clock, pool, share: share), clock, pool)
+        let extents = Self.extents(ingested.points, ingested.footprints, pool: pool)
+        func layer(_ source: InputSources.Layer, accepted: Int, extent: BBox) -> PlanShares.LayerScan {
+            PlanShares.LayerScan(source: source.source, crs: source.crs, crsAssumed: source.crsAssumed, generatedIDs: source.generatedIDs,
+                                 accepted: accepted, extent: extent, rejects: source.rejects, repeats: Self.repeats(source.rejects))
         }
-        let buildingIDs = PlanShares.sortedIDHashes(inputs.buildings.rows.restore(pool: pool))
-        let addressIDs = PlanShares.sortedIDHashes(inputs.addresses.rows.restore(pool: pool))
+        let buildingIDs = PlanShares.sortedIDHashes(ingested.buildingRows.restore(pool: pool))
+        let addressIDs = PlanShares.sortedIDHashes(ingested.addressRows.restore(pool: pool))
+        let sources = ingested.sources
         let scan = PlanShares.Scan(share: share, options: PlanShares.digest(options), inputs: TilePlan.fingerprints(options.resolvingPaths, hashing: false),
                                    wholeReadsInShares: [options.buildings, options.addresses].allSatisfy { SourceReader.readsInShares($0, parquet: options.parquetReader) },
-                                   territoryBox: inputs.territory?.footprint.bbox,
-                                   buildings: layer(inputs.buildings, inputs.buildingSource, extent: extents.buildings),
-                                   addresses: layer(inputs.addresses, inputs.addressSource, extent: extents.addresses),
+                                   territoryBox: sources.territory?.footprint.bbox,
+                                   buildings: layer(sources.buildings, accepted: ingested.buildingRows.count, extent: extents.buildings),
+                                   addresses: layer(sources.addresses, accepted: ingested.addressRows.count, extent: extents.addresses),
                                    buildingIDWords: buildingIDs.count)
         try PlanShares.write(scan, words: buildingIDs + addressIDs, to: path)
     }
@@ -33,9 +33,10 @@ extension LinkPipeline {
         }
         guard let frame = verdict.frame else { throw InputError("plan: \(framePath) has no frame: \(verdict.whole ?? "")") }
         let (pipeline, clock, pool) = try planReading()
-        var inputs = try pipeline.readAndIngest(clock, pool, share: share)
-        let layers = pipeline.frameStage(&inputs, frame: frame, clock, pool)
-        let points = layers.points!, footprints = layers.footprints!
+        let ingested = try pipeline.ingestStage(pipeline.readStage(clock, pool, share: share), clock, pool)
+        let sources = ingested.sources
+        let (metric, addressRows, records) = pipeline.frameStage(consume ingested, frame: frame, clock, pool)
+        let points = metric.points, footprints = metric.footprints
         var extent = BBox.empty, cells = PlanShares.Cells()
         for p in points { extent.extend(p) }
         for i in 0..<footprints.count {
@@ -43,19 +44,19 @@ extension LinkPipeline {
             extent.extend(box)
             cells.add(box)
         }
-        let outside = Self.outside(inputs, layers)
-        let (heights, perLevel) = HeightCheck.sortedHeights(layers.buildingRows!.restore(pool: pool))
+        let outside = Self.outside(sources, records.account)
+        let (heights, perLevel) = HeightCheck.sortedHeights(records.buildingRows.restore(pool: pool))
         var sample: [UInt64] = []
         sample.reserveCapacity(3 * (points.count / verdict.sampleStride + 1))
-        for (a, p) in zip(layers.addressRows!.restore(pool: pool), points) where a.sourceRow % verdict.sampleStride == 0 {
+        for (a, p) in zip(addressRows.restore(pool: pool), points) where a.sourceRow % verdict.sampleStride == 0 {
             sample.append(UInt64(a.sourceRow))
             sample.append(p.x.bitPattern)
             sample.append(p.y.bitPattern)
         }
         let measure = PlanShares.Measure(
-            share: share, frame: digest, inputs: TilePlan.fingerprints(options.resolvingPaths, hashing: false), buildings: footprints.count, addresses: points.count, repaired: layers.repaired,
+            share: share, frame: digest, inputs: TilePlan.fingerprints(options.resolvingPaths, hashing: false), buildings: footprints.count, addresses: points.count, repaired: records.account.repaired,
             outsideBuildings: outside.buildings, outsideAddresses: outside.addresses,
-            buildingRejects: layers.buildingRejects, extent: extent,
+            buildingRejects: records.account.buildingRejects, extent: extent,
             cells: cells.longest.keys.sorted().map { .init(x: Int32(truncatingIfNeeded: $0 >> 32), y: Int32(truncatingIfNeeded: $0), longest: cells.longest[$0]!) },
             oversized: cells.oversized,
             heights: heights.count, perLevel: perLevel.count, sample: sample.count / 3)

@@ -117,14 +117,6 @@ extension PlanShares {
     }
 }
 
-extension LinkPipeline {
-    static func frame(territoryBox: BBox?, _ boxes: (addresses: BBox, buildings: BBox)) -> LocalMetricFrame {
-        var union = boxes.addresses
-        union.extend(boxes.buildings)
-        return LocalMetricFrame.centred(on: territoryBox ?? union)
-    }
-}
-
 extension PlanShares {
     /// The k-th smallest (0-based) of positive numbers held sorted in several sections, without
     /// merging them: the smallest bit pattern with more than k numbers at or below it (a positive

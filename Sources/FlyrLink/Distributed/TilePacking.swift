@@ -21,31 +21,31 @@ final class TilePacking {
     let buildings: Kept<Building>?
     let addresses: Kept<AddressPoint>?
 
-    /// The layers named in `packing` kept from `inputs` (which the frame stage takes afterwards).
-    init(_ inputs: ReadLayers, packing: Set<LayerRole>, frame: LocalMetricFrame, pool: WorkerPool) {
+    /// The layers named in `packing` kept from `ingested` (which the frame stage takes afterwards).
+    init(_ ingested: IngestedLayers, packing: Set<LayerRole>, frame: LocalMetricFrame, pool: WorkerPool) {
         let tm = frame.transverseMercator
-        func header(_ layer: LayerRole, _ rows: Int, _ source: LinkPipeline.SourceSummary, _ crs: String, _ assumed: Bool,
-                    _ generated: Int) -> TilePack.Header {
-            TilePack.Header(layer: layer, tile: -1, rows: rows, source: source.spec.description, crs: crs, crsAssumed: assumed, generatedIDs: generated)
+        func header(_ layer: LayerRole, _ rows: Int, _ source: InputSources.Layer) -> TilePack.Header {
+            TilePack.Header(layer: layer, tile: -1, rows: rows, source: source.source.spec.description, crs: source.crs,
+                            crsAssumed: source.crsAssumed, generatedIDs: source.generatedIDs)
         }
         buildings = packing.contains(.buildings) ? {
-            let b = inputs.buildings, lonLat = b.footprints!
+            let lonLat = ingested.footprints
             let boxes = pool.map(lonLat.count, chunkSize: 4096) { _, i in
                 var box = BBox.empty
                 for p in lonLat[i].points { box.extend(tm.forward(p)) }
                 return box
             }
-            return Kept(rows: b.rows.restore(pool: pool), footprints: FootprintStore(lonLat, order: nil, pool: pool), points: nil, boxes: boxes,
-                        header: header(.buildings, lonLat.count, inputs.buildingSource, b.crs, b.crsAssumed, b.generatedIDs))
+            return Kept(rows: ingested.buildingRows.restore(pool: pool), footprints: FootprintStore(lonLat, order: nil, pool: pool), points: nil,
+                        boxes: boxes, header: header(.buildings, lonLat.count, ingested.sources.buildings))
         }() : nil
         addresses = packing.contains(.addresses) ? {
-            let a = inputs.addresses, points = a.points!
+            let points = ingested.points
             let boxes = pool.map(points.count, chunkSize: 16_384) { _, i in
                 let p = tm.forward(points[i])
                 return BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)
             }
-            return Kept(rows: a.rows.restore(pool: pool), footprints: nil, points: points, boxes: boxes,
-                        header: header(.addresses, points.count, inputs.addressSource, a.crs, a.crsAssumed, a.generatedIDs))
+            return Kept(rows: ingested.addressRows.restore(pool: pool), footprints: nil, points: points, boxes: boxes,
+                        header: header(.addresses, points.count, ingested.sources.addresses))
         }() : nil
     }
 

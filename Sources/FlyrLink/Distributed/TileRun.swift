@@ -23,13 +23,14 @@ extension LinkPipeline {
     public func plan(tiles: TileCount) throws -> TilePlan.Made {
         let (pipeline, clock, pool) = try planReading()
         // (A pack of addresses holds every field the outputs pass writes.)
-        var inputs = try pipeline.readAndIngest(clock, pool, allAddressFields: writesRecords)
-        let extents = Self.extents(inputs.addresses.points!, inputs.buildings.footprints!, pool: pool)
-        let frame = Self.frame(inputs.territory, extents)
-        let packed = Self.packed(inputs)
-        let packing = packed.isEmpty ? nil : TilePacking(inputs, packing: packed, frame: frame, pool: pool)
-        let layers = pipeline.frameStage(&inputs, frame: frame, clock, pool)
-        let points = layers.points!, footprints = layers.footprints!
+        let ingested = try pipeline.ingestStage(pipeline.readStage(clock, pool, allAddressFields: writesRecords), clock, pool)
+        let sources = ingested.sources
+        let extents = Self.extents(ingested.points, ingested.footprints, pool: pool)
+        let frame = Self.frame(sources.territory, extents)
+        let packed = Self.packed(sources)
+        let packing = packed.isEmpty ? nil : TilePacking(ingested, packing: packed, frame: frame, pool: pool)
+        let (metric, _, records) = pipeline.frameStage(consume ingested, frame: frame, clock, pool)
+        let points = metric.points, footprints = metric.footprints
         let boxes = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].bbox }
         let cut = TileCutter.cut(points, into: tiles.count(addresses: points.count))
         var extent = BBox.empty
@@ -46,25 +47,25 @@ extension LinkPipeline {
         }
         let fingerprints = TilePlan.fingerprints(options.resolvingPaths)
         // What a run's report says of the sources (its inputs found their digests remembered).
-        var report = RunReport(campaignID: "", metricFrame: "", options: [:], run: .init(threads: 0, secondsByStage: [:], secondsTotal: 0))
-        let outside = pipeline.reportSources(&report, inputs, layers, buildings: footprints.count, addresses: points.count)
+        let inputs = pipeline.inputReports(sources, records.account, buildings: footprints.count, addresses: points.count)
+        let outside = Self.outside(sources, records.account)
         var counts = RunReport.Counts()
-        counts.rejected = inputs.addresses.rejects.count
+        counts.rejected = sources.addresses.rejects.count
         counts.outsideTerritory = outside.addresses
-        counts.buildingsRejected = layers.buildingRejects.count
+        counts.buildingsRejected = records.account.buildingRejects.count
         counts.buildingsOutsideTerritory = outside.buildings
-        counts.buildingsRepaired = layers.repaired
-        let rejects = inputs.addresses.rejects + layers.buildingRejects
+        counts.buildingsRepaired = records.account.repaired
+        let rejects = sources.addresses.rejects + records.account.buildingRejects
         try EmptyLayerCheck.check(options, buildings: footprints.count, addresses: points.count, counts: counts, rejects: rejects)
-        let sources = TilePlan.SourceReport(
-            inputs: report.inputs, territory: report.territory, counts: counts, rejects: rejects.count,
-            warningsBeforeLinks: RunWarnings.sources(rejects: rejects, buildings: inputs.buildingSource, addresses: inputs.addressSource,
+        let report = TilePlan.SourceReport(
+            inputs: inputs, territory: sources.territory?.source, counts: counts, rejects: rejects.count,
+            warningsBeforeLinks: RunWarnings.sources(rejects: rejects, buildings: sources.buildings.source, addresses: sources.addresses.source,
                                                      addressBox: extents.addresses, buildingBox: extents.buildings),
-            warningsAfterLinks: RunWarnings.heights(layers.buildingRows!.restore(pool: pool), unit: options.heightUnit))
+            warningsAfterLinks: RunWarnings.heights(records.buildingRows.restore(pool: pool), unit: options.heightUnit))
         let plan = TilePlan(options: options.resolvingPaths, frame: frame, inputs: fingerprints, addresses: points.count,
                             buildings: footprints.count, packed: [LayerRole.buildings, .addresses].filter(packed.contains),
                             campaignID: options.resolvedCampaignID,
-                            sources: sources, tiles: planned)
+                            sources: report, tiles: planned)
         return TilePlan.Made(plan: plan, rejects: rejects, packing: packing)
     }
 
@@ -83,10 +84,10 @@ extension LinkPipeline {
 
     /// The layers a tile cannot read in part, which the plan packs: a source read whole (neither
     /// GeoParquet nor FlatGeobuf with a spatial index), or a layer that repeats an id.
-    static func packed(_ inputs: ReadLayers) -> Set<LayerRole> {
+    static func packed(_ sources: InputSources) -> Set<LayerRole> {
         var packed = Set<LayerRole>()
-        if !inputs.buildingSource.readsInParts || repeats(inputs.buildings.rejects) { packed.insert(.buildings) }
-        if !inputs.addressSource.readsInParts || repeats(inputs.addresses.rejects) { packed.insert(.addresses) }
+        if !sources.buildings.source.readsInParts || repeats(sources.buildings.rejects) { packed.insert(.buildings) }
+        if !sources.addresses.source.readsInParts || repeats(sources.addresses.rejects) { packed.insert(.addresses) }
         return packed
     }
 
@@ -108,21 +109,21 @@ extension LinkPipeline {
         let model = try linkModel().get()
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
-        var (layers, scope, indexed) = try tileScene(task, clock, pool)
-        return try stage(.match, clock, items: { _ in scope.own.count }) { () throws -> (TileOutput, String) in
-            var houseKeys: HouseKeys?
-            let (evidence, _) = linkEvidence(&indexed.scene, index: &indexed.index, accessory: indexed.accessory, houseKeys: &houseKeys,
-                                             parkedAddresses: layers.addressRows!, measures: task.measures, counted: scope.own, pool: pool)
-            switch task.pass {
-            case .measures:
-                return (.measures(evidence.measuresPart), "tile \(task.tile.index): measures of \(evidence.measuresPart.addresses) addresses")
-            case .outputs:
-                throw InputError("tile \(task.tile.index): the outputs pass is writeTileParts")
-            case .link:
-                guard task.measures != nil else { throw InputError("tile \(task.tile.index): the link pass needs the run's measures") }
-                let decided = LinkDecision.decide(consume evidence, model: model, options: options.link, previous: nil, pool: pool)
-                return (.decisions(scope.decisions(decided, tile: task.tile.index)), "tile \(task.tile.index): decided")
-            }
+        let (indexed, accessory, addressRows, _, scope) = try tileScene(task, clock, pool)
+        let running = start(.match, clock)
+        let (evidence, _) = LinkModelDecisions.evidence(consume indexed, addressRows: addressRows, accessory: accessory, options: options.link,
+                                                        measures: task.measures, counted: scope.own, pool: pool)
+        switch task.pass {
+        case .measures:
+            let part = evidence.measuresPart
+            return running.finish(.measures(part), "tile \(task.tile.index): measures of \(part.addresses) addresses", items: scope.own.count)
+        case .outputs:
+            throw InputError("tile \(task.tile.index): the outputs pass is writeTileParts")
+        case .link:
+            guard task.measures != nil else { throw InputError("tile \(task.tile.index): the link pass needs the run's measures") }
+            let decided = LinkDecision.decide(consume evidence, model: model, options: options.link, previous: nil, pool: pool)
+            return running.finish(.decisions(scope.decisions(decided, tile: task.tile.index)), "tile \(task.tile.index): decided",
+                                  items: scope.own.count)
         }
     }
 
@@ -132,36 +133,32 @@ extension LinkPipeline {
     /// addresses and buildings written into `directory`. `plan`: the plan's SHA-256.
     public func writeTileParts(plan: String, to directory: String) throws {
         try options.validate()
-        guard let task = options.tile, task.pass == .outputs, options.decisionsDirectory != nil else {
+        guard let task = options.tile, task.pass == .outputs, let decisions = options.decisionsDirectory else {
             throw InputError("tile: the outputs pass needs a tile and the tiles' decisions")
         }
         guard PostgresTarget.conninfo(from: options.outputDirectory) == nil else { throw InputError("tile: the outputs pass writes files") }
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
-        var (layers, scope, indexed) = try tileScene(task, clock, pool)
-        var matched = try matchStage(&indexed, &layers, clock, pool)
-        let units = splitStage(&matched, &layers, frame: task.frame, clock, pool)
-        let run = assembled(&matched, &layers, rejects: [], units: units, frame: task.frame, pool: pool)
+        let (indexed, accessory, addressRows, records, scope) = try tileScene(task, clock, pool)
+        let matched = try matchStage(consume indexed, consume addressRows, buildingRows: records.buildingRows, accessory: accessory,
+                                     deciding: DistributedDecisions(directory: decisions, tile: task), clock, pool)
+        let linked = splitStage(consume matched, buildingRows: records.buildingRows, frame: task.frame, clock, pool)
+        let run = assembledRun(consume linked, consume records, rejects: [], frame: task.frame, pool: pool)
         try stage(.write, clock, "tile \(task.tile.index)") {
-            try TileParts.write(run, scope: scope, accessory: indexed.accessory, tile: task.tile.index, plan: plan, to: directory)
+            try TileParts.write(run, scope: scope, accessory: accessory, tile: task.tile.index, plan: plan, to: directory)
             return ((), "tile \(task.tile.index): parts")
         }
     }
 
-    /// What a tile's pass reads: the sources as a run reads them, only where they meet the tile's
-    /// read box (GeoParquet's row groups, an indexed FlatGeobuf file's features), or the tile's
-    /// packs of the layers the plan packed, in the plan's frame (the whole run's: this read's extent is the tile's), cut to the
-    /// tile's scope and indexed.
-    func tileScene(_ task: TileTask, _ clock: Clock, _ pool: WorkerPool) throws -> (FramedLayers, TileScope, IndexedScene) {
-        var inputs = try readAndIngest(clock, pool, within: task.readBox, packs: task.packs)
-        var layers = frameStage(&inputs, frame: task.frame, clock, pool)
-        let scope = layers.tileScope!
-        let indexed = indexStage(&layers, clock, pool)
-        return (layers, scope, indexed)
-    }
-
-    static func frame(_ territory: Territory?, _ boxes: (addresses: BBox, buildings: BBox)) -> LocalMetricFrame {
-        frame(territoryBox: territory?.footprint.bbox, boxes)
+    /// What a tile's pass reads: the sources within its read box (or its packs), in the plan's
+    /// frame, cut to the tile's scope and indexed.
+    func tileScene(_ task: TileTask, _ clock: Clock, _ pool: WorkerPool) throws
+        -> (indexed: IndexedScene, accessory: [Bool], addressRows: ParkedRows<AddressPoint>, records: FramedRecords, scope: TileScope) {
+        let ingested = try ingestStage(readStage(clock, pool, within: task.readBox, packs: task.packs), clock, pool)
+        let (framed, addressRows, framedRecords) = frameStage(consume ingested, frame: task.frame, clock, pool)
+        let (metric, records, scope) = TileScope.cut(task, consume framed, consume framedRecords, addressRows: addressRows, pool: pool)
+        let (indexed, accessory) = indexStage(consume metric, clock, pool)
+        return (indexed, accessory, addressRows, records, scope)
     }
 }
 

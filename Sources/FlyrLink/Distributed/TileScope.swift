@@ -56,25 +56,26 @@ struct TileScope {
     /// the frame) lies in the tile, so that each building is written by exactly one tile.
     var ownBuildings: [Bool]
 
-    /// The scope of `task` over the footprints and points read (in the frame), both cut to it in
-    /// place, and the parked rows with them; the lon/lat footprints and points too, when the pass
-    /// writes records (`lonLat`, `addressLonLat` otherwise empty).
-    static func cut(_ task: TileTask, footprints: inout FootprintStore, points: inout [Point2], lonLat: inout FootprintStore,
-                    addressLonLat: inout [Point2], buildingRows: ParkedRows<Building>, addressRows: ParkedRows<AddressPoint>,
-                    pool: WorkerPool) -> TileScope {
+    /// The scope of `task` over the layers framed: the metric layers, the records and the parked
+    /// rows cut to it (the records' lon/lat geometry too, when the pass writes it).
+    static func cut(_ task: TileTask, _ metric: consuming MetricLayers, _ records: consuming FramedRecords,
+                    addressRows: ParkedRows<AddressPoint>, pool: WorkerPool) -> (MetricLayers, FramedRecords, TileScope) {
         let bounds = task.tile.bounds, halo = task.halo
-        let keepBuilding = pool.map(footprints.count, chunkSize: 16_384) { _, i in bounds.meets(footprints[i].bbox, within: halo.buildings) }
-        let keepAddress = points.map { bounds.near($0, within: halo.addresses) }
-        buildingRows.keep(keepBuilding)
+        let keepBuilding = pool.map(metric.footprints.count, chunkSize: 16_384) { [footprints = metric.footprints] _, i in
+            bounds.meets(footprints[i].bbox, within: halo.buildings)
+        }
+        let keepAddress = metric.points.map { bounds.near($0, within: halo.addresses) }
+        records.buildingRows.keep(keepBuilding)
         addressRows.keep(keepAddress)
         let kept = keepBuilding.indices.compactMap { keepBuilding[$0] ? Int32($0) : nil }
-        footprints = FootprintStore(footprints, order: kept, pool: pool)
-        if lonLat.count > 0 { lonLat = FootprintStore(lonLat, order: kept, pool: pool) }
-        points = zip(points, keepAddress).filter(\.1).map(\.0)
-        if !addressLonLat.isEmpty { addressLonLat = zip(addressLonLat, keepAddress).filter(\.1).map(\.0) }
-        let metric = footprints
-        return TileScope(buildingIDs: buildingRows.map(pool: pool) { $1.id }, addressIDs: addressRows.map(pool: pool) { $1.id },
-                         own: points.map(bounds.contains),
-                         ownBuildings: pool.map(metric.count, chunkSize: 16_384) { _, i in bounds.contains(metric[i].bbox.center) })
+        metric.footprints = FootprintStore(metric.footprints, order: kept, pool: pool)
+        if records.footprints.count > 0 { records.footprints = FootprintStore(records.footprints, order: kept, pool: pool) }
+        metric.points = zip(metric.points, keepAddress).filter(\.1).map(\.0)
+        if !records.points.isEmpty { records.points = zip(records.points, keepAddress).filter(\.1).map(\.0) }
+        let cut = metric.footprints, points = metric.points
+        let scope = TileScope(buildingIDs: records.buildingRows.map(pool: pool) { $1.id }, addressIDs: addressRows.map(pool: pool) { $1.id },
+                              own: points.map(bounds.contains),
+                              ownBuildings: pool.map(cut.count, chunkSize: 16_384) { _, i in bounds.contains(cut[i].bbox.center) })
+        return (metric, records, scope)
     }
 }

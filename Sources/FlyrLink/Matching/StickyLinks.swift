@@ -30,6 +30,14 @@ enum StickyLinks {
         return kept
     }
 
+    /// Each address's previous building (`links`: address id → building id), read from the parked
+    /// rows' ids; nil when no previous links were given.
+    static func previous(_ links: [String: String], addressRows: ParkedRows<AddressPoint>, buildingRows: ParkedRows<Building>,
+                         pool: WorkerPool) -> [Int?]? {
+        guard !links.isEmpty else { return nil }
+        return previousIndices(addressIDs: addressRows.map(pool: pool) { $1.id }, buildingIDs: buildingRows.map(pool: pool) { $1.id }, links: links)
+    }
+
     /// For each address, the index of its previous building in `buildingIDs`, from a map of
     /// address id → building id (buildings that are gone map to nil).
     static func previousIndices(addressIDs: [String], buildingIDs: [String], links: [String: String]) -> [Int?] {

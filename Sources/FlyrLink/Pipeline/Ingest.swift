@@ -3,7 +3,8 @@ import Foundation
 /// Turns source tables into accepted addresses and buildings in EPSG:4326, writing a reject for
 /// every row that cannot be used. Judges geometry type, emptiness, CRS range and ids.
 struct Ingest {
-    struct Result<T: ParkableRow> {
+    /// A layer as ingested; `Geometry`: its footprints (buildings) or points (addresses).
+    struct Result<T: ParkableRow, Geometry> {
         /// The accepted rows in id order, parked until the stages that read them (`ParkedRows`).
         var rows: ParkedRows<T>
         var rejects: [Reject]
@@ -11,10 +12,8 @@ struct Ingest {
         var crs: String
         var crsAssumed: Bool
         var generatedIDs: Int
-        /// The rows' footprints, in their order (buildings; nil for addresses).
-        var footprints: FootprintStore?
-        /// The rows' points in EPSG:4326, in their order (addresses; nil for buildings).
-        var points: [Point2]?
+        /// The rows' geometry in EPSG:4326, in their order.
+        var geometry: Geometry
     }
 
     /// Picks the source CRS: the override, the source's own, or EPSG:4326 when the coordinates are
@@ -215,12 +214,14 @@ struct Ingest {
             sorted = (named, order, crs, assumed, ids.generated)
         }
 
-        func finish(pool: WorkerPool) -> Result<AddressPoint> {
+        func finish(pool: WorkerPool) -> Result<AddressPoint, [Point2]> {
             let (rows, order, crs, assumed, generated) = sorted!
             sorted = nil
             var points: [Point2] = []
             swap(&points, &locations)
-            return Ingest.ordered(rows, order: order, rejects: rejects, crs: crs, assumed: assumed, generated: generated, points: points, pool: pool)
+            return Ingest.ordered(rows, order: order, rejects: rejects, crs: crs, assumed: assumed, generated: generated) { order in
+                pool.map(order.count, chunkSize: 65_536) { _, k in points[Int(order[k])] }
+            }
         }
     }
 
@@ -322,7 +323,7 @@ struct Ingest {
 
         /// Brings the footprints to lon/lat, rejects those outside the CRS's range, names the rows
         /// without ids and orders everything by id.
-        func finish(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<Building> {
+        func finish(_ table: SourceTable, pool: WorkerPool) throws(InputError) -> Result<Building, FootprintStore> {
             if let tooMany { throw InputError("\(layer): \(table.spec.description): \(tooMany)") }
             let footprints = footprints.finish()
             let sample = (0..<min(footprints.count, 1000)).flatMap { footprints[$0].points }
@@ -340,8 +341,9 @@ struct Ingest {
                 }
             }
             let order = IDOrder.keptOrder(&keys, parked: rows, dropping: outside, layer: layer, rejects: &rejects, pool: pool)
-            return Ingest.ordered(rows, order: order, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated,
-                                  footprints: footprints, pool: pool)
+            return Ingest.ordered(rows, order: order, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated) { order in
+                FootprintStore(footprints, order: order, pool: pool, consumingSource: true)
+            }
         }
     }
 
@@ -356,17 +358,14 @@ struct Ingest {
         return ParkedRows(items, pool: pool)
     }
 
-    /// The rows, footprints and points put in `order` (id order, `IDOrder.keptOrder`): outputs follow
-    /// ids, not the source's row order, so the same data gives the same bytes from any format.
-    static func ordered<T: Identified & ParkableRow>(_ parked: ParkedRows<T>, order: [Int32], rejects: [Reject], crs: String, assumed: Bool,
-                                                     generated: Int, footprints: FootprintStore? = nil, points: [Point2]? = nil,
-                                                     pool: WorkerPool) -> Result<T> {
+    /// The rows and their geometry (`reordered`) put in `order` (id order, `IDOrder.keptOrder`): outputs
+    /// follow ids, not the source's row order, so the same data gives the same bytes from any format.
+    static func ordered<T: Identified & ParkableRow, Geometry>(_ parked: ParkedRows<T>, order: [Int32], rejects: [Reject], crs: String,
+                                                               assumed: Bool, generated: Int,
+                                                               reordered: (_ order: [Int32]) -> Geometry) -> Result<T, Geometry> {
         parked.arrange(order)
         let rejects = rejects.sorted { $0.sourceRow < $1.sourceRow }
-        let reordered = footprints.map { store in FootprintStore(store, order: order, pool: pool, consumingSource: true) }
-        let orderedPoints = points.map { points in pool.map(order.count, chunkSize: 65_536) { _, k in points[Int(order[k])] } }
-        return Result(rows: parked, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated, footprints: reordered,
-                      points: orderedPoints)
+        return Result(rows: parked, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated, geometry: reordered(order))
     }
 
     /// An accepted row: its id and where it came from.
