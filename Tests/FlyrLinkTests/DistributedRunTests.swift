@@ -596,7 +596,7 @@ final class DistributedRunTests: XCTestCase {
     func testATileEdgeThroughATownhouseRow() throws {
         let dir = TestPaths.temporaryDirectory(self)
         let sources = ["--buildings", TestPaths.rowsBuildings, "--addresses", TestPaths.rowsAddresses, "--height-unit", "ft"]
-        var r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("look").path])
+        let r = try ProcessRunner.flyrLink(["run"] + sources + ["--out", dir.appendingPathComponent("look").path])
         XCTAssertEqual(r.status, 0, r.stderr)
         // The row with the most units, and its doors' points.
         let links = try OutputFiles.csv(dir.appendingPathComponent("look/links.csv").path).filter { !($0["unit_id"] ?? "").isEmpty }

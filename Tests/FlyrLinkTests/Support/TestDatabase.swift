@@ -46,6 +46,7 @@ enum TestDatabase {
     }
 
     /// Rows of a query on `conninfo`.
+    @discardableResult
     static func query(_ conninfo: String, _ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
         try PGConnection(conninfo).execute(sql, parameters)
     }
