@@ -24,7 +24,7 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(rejects[9]?.first?.reason.contains("degenerate") ?? false)
         XCTAssertTrue(rejects[10]?.first?.reason.contains("outside the valid range") ?? false)
         // A ring that runs back along itself: nothing left after MakeValid. The reject names its
-        // row and id (read back from the parked rows), and the rows kept are the others, whole.
+        // row and id (read back from the compressed rows), and the rows kept are the others, whole.
         XCTAssertTrue(rejects[11]?.first?.reason.contains("no area left after MakeValid") ?? false, "\(rejects[11] ?? [])")
         XCTAssertEqual(rejects[11]?.first?.id, "flat")
         XCTAssertEqual(run.buildings.map(\.sourceRow).sorted(), [1, 4, 8])
