@@ -8,7 +8,7 @@ final class BadInputTests: XCTestCase {
         let out = TestPaths.temporaryDirectory(self).appendingPathComponent("out").path
         var options = RunOptions(buildings: SourceSpec(location: TestPaths.fixture("bad_buildings.geojson")),
                                  addresses: SourceSpec(location: TestPaths.fixture("bad_addresses.geojson")),
-                                 outputDirectory: out)
+                                 output: out)
         options.threads = 2
         return try LinkPipeline(options: options).run()
     }
@@ -91,7 +91,7 @@ final class BadInputTests: XCTestCase {
     func testSourceWithoutCRSButGeographicCoordinatesIsAssumedWGS84() throws {
         let out = TestPaths.temporaryDirectory(self).appendingPathComponent("out").path
         let options = RunOptions(buildings: SourceSpec(location: TestPaths.fixture("bad_buildings.geojson")),
-                                 addresses: SourceSpec(location: TestPaths.fixture("no_crs_geographic.csv")), outputDirectory: out)
+                                 addresses: SourceSpec(location: TestPaths.fixture("no_crs_geographic.csv")), output: out)
         let run = try LinkPipeline(options: options).run()
         XCTAssertEqual(run.report.inputs["addresses"]?.crsAssumed, true)
         XCTAssertEqual(run.addresses.count, 2)

@@ -75,7 +75,7 @@ extension LinkPipeline {
         guard options.tile == nil, options.decisionsDirectory == nil else { throw InputError("plan: give the sources, not a tile or decisions") }
         var quiet = options
         quiet.only = .links
-        quiet.outputDirectory = ""
+        quiet.output = ""
         return (LinkPipeline(options: quiet, observer: observer), Clock(), WorkerPool(threads: options.threads))
     }
 
@@ -136,7 +136,7 @@ extension LinkPipeline {
         guard let task = options.tile, task.pass == .outputs, let decisions = options.decisionsDirectory else {
             throw InputError("tile: the outputs pass needs a tile and the tiles' decisions")
         }
-        guard PostgresTarget.conninfo(from: options.outputDirectory) == nil else { throw InputError("tile: the outputs pass writes files") }
+        guard PostgresTarget.conninfo(from: options.output) == nil else { throw InputError("tile: the outputs pass writes files") }
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
         let (indexed, accessory, addressRows, records, scope) = try tileScene(task, clock, pool)
