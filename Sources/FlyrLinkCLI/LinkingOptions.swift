@@ -30,7 +30,7 @@ struct LinkingOptions: ParsableArguments {
         if let maxDistance, let why = OptionLimits.distanceProblem("--max-distance", maxDistance) { throw ValidationError(why) }
     }
 
-    func apply(to s: inout RunSettings) {
+    func apply(to s: inout RunRequest) {
         s.maxDistance = maxDistance
         s.units = units?.rawValue
         s.threads = threads

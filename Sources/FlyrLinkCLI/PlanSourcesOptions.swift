@@ -22,7 +22,7 @@ struct PlanSourcesOptions: ParsableArguments {
 
     /// The run's options; `out`: the output the run is named after when none is given.
     func options(out: String) throws -> RunOptions {
-        var flags = RunSettings()
+        var flags = RunRequest()
         sources.apply(to: &flags)
         linking.apply(to: &flags)
         flags.linkModel = linkModel

@@ -25,7 +25,7 @@ struct RemoteReadOptions: ParsableArguments {
         return l
     }
 
-    func apply(to s: inout RunSettings) {
+    func apply(to s: inout RunRequest) {
         s.remoteTimeout = remoteTimeout
         s.remoteMinRate = remoteMinRate
         s.remoteRateWindow = remoteRateWindow

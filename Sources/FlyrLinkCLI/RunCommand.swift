@@ -70,7 +70,7 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         InterruptCleanup.install()
         do {
-            var flags = RunSettings()
+            var flags = RunRequest()
             sources.apply(to: &flags)
             flags.out = out
             flags.format = format?.rawValue
@@ -89,23 +89,23 @@ struct RunCommand: ParsableCommand {
             try OutputTarget.check(options)
             let progress = linking.progress
             if let parts {
-                progress.event(.started(.write, detail: options.outputDirectory))
+                progress.event(.started(.write, detail: options.output))
                 let report = try TilePartsMerge.write(options, parts: parts, observer: progress.observer)
-                progress.event(.finished(.write, detail: options.outputDirectory, seconds: report.run.secondsTotal))
+                progress.event(.finished(.write, detail: options.output, seconds: report.run.secondsTotal))
                 for w in report.warnings { StandardError.line("warning: \(w.message)") }
                 let c = report.counts
-                print("\(c.linked) of \(c.addresses) addresses linked to \(c.buildingsWithAddresses) of \(c.buildings) buildings (merged from the tiles' parts) → \(options.outputDirectory)")
+                print("\(c.linked) of \(c.addresses) addresses linked to \(c.buildingsWithAddresses) of \(c.buildings) buildings (merged from the tiles' parts) → \(options.output)")
                 return
             }
             let run = try LinkPipeline(options: options, observer: progress.observer).run()
-            progress.event(.started(.write, detail: PostgresTarget.redacted(options.outputDirectory)))
+            progress.event(.started(.write, detail: PostgresTarget.redacted(options.output)))
             let t0 = Date()
             try RunWriter.write(run, observer: progress.observer)
-            progress.event(.finished(.write, detail: PostgresTarget.redacted(options.outputDirectory), seconds: Date().timeIntervalSince(t0)))
+            progress.event(.finished(.write, detail: PostgresTarget.redacted(options.output), seconds: Date().timeIntervalSince(t0)))
             // Once written (a run that fails says one thing: why).
             for w in run.report.warnings { StandardError.line("warning: \(w.message)") }
             // A database keeps campaigns side by side: say which one a run without --campaign wrote.
-            if options.campaignIDIsDerived, PostgresTarget.conninfo(from: options.outputDirectory) != nil {
+            if options.campaignIDIsDerived, PostgresTarget.conninfo(from: options.output) != nil {
                 StandardError.line("campaign \(run.campaignID) (derived from the inputs' absolute paths; give --campaign UUID to choose it)")
             }
             print(RunSummaryText.make(run))

@@ -17,10 +17,10 @@ enum RunSummaryText {
         }
         lines.append("  buildings: \(c.buildings) (\(c.buildingsWithAddresses) with addresses, \(c.buildingsRepaired) repaired, \(c.buildingsRejected) rejected)"
                      + (c.townhomeRows > 0 ? ", \(c.townhomeRows) townhouse rows in \(c.units) units" : ""))
-        lines.append("  outputs: \(PostgresTarget.redacted(run.options.outputDirectory))")
+        lines.append("  outputs: \(PostgresTarget.redacted(run.options.output))")
         // (A GeoPackage holds report.json's text as its `report` table; no page is drawn.)
-        if run.options.writeHTML, run.options.format != .gpkg, PostgresTarget.conninfo(from: run.options.outputDirectory) == nil {
-            lines.append("  report: \((run.options.outputDirectory as NSString).appendingPathComponent(ReportFile.name))")
+        if run.options.writeHTML, run.options.format != .gpkg, PostgresTarget.conninfo(from: run.options.output) == nil {
+            lines.append("  report: \((run.options.output as NSString).appendingPathComponent(ReportFile.name))")
         }
         return lines.joined(separator: "\n")
     }

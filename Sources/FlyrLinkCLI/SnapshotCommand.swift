@@ -85,7 +85,7 @@ struct SnapshotBuildCommand: ParsableCommand {
     }
 
     func makeRequests() throws -> [SnapshotRequest] {
-        var flags = RunSettings()
+        var flags = RunRequest()
         sources.apply(to: &flags)
         linking.apply(to: &flags)
         func apply(_ r: inout SnapshotRequest) {

@@ -47,7 +47,7 @@ struct SourceOptions: ParsableArguments {
         return k.isEmpty || v.isEmpty ? nil : (k, v)
     }
 
-    func apply(to s: inout RunSettings) {
+    func apply(to s: inout RunRequest) {
         s.buildings = buildings
         s.buildingsLayer = buildingsLayer
         s.buildingsCRS = buildingsCrs

@@ -62,7 +62,7 @@ struct TileOptions: ParsableArguments {
         } else {
             options.only = .links
         }
-        options.outputDirectory = ""
+        options.output = ""
         options.threads = threads ?? RunOptions.defaultThreads
         options.tile = TileTask(pass: pass, tile: plan.tiles[tile], frame: plan.frame, measures: measures?.measures,
                                 packDirectory: TilePlan.packsPath(plan: planPath))

@@ -8,7 +8,7 @@ final class BadInputTests: XCTestCase {
         let out = TestPaths.temporaryDirectory(self).appendingPathComponent("out").path
         var options = RunOptions(buildings: SourceSpec(location: TestPaths.fixture("bad_buildings.geojson")),
                                  addresses: SourceSpec(location: TestPaths.fixture("bad_addresses.geojson")),
-                                 outputDirectory: out)
+                                 output: out)
         options.threads = 2
         return try LinkPipeline(options: options).run()
     }
@@ -24,7 +24,7 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(rejects[9]?.first?.reason.contains("degenerate") ?? false)
         XCTAssertTrue(rejects[10]?.first?.reason.contains("outside the valid range") ?? false)
         // A ring that runs back along itself: nothing left after MakeValid. The reject names its
-        // row and id (read back from the parked rows), and the rows kept are the others, whole.
+        // row and id (read back from the compressed rows), and the rows kept are the others, whole.
         XCTAssertTrue(rejects[11]?.first?.reason.contains("no area left after MakeValid") ?? false, "\(rejects[11] ?? [])")
         XCTAssertEqual(rejects[11]?.first?.id, "flat")
         XCTAssertEqual(run.buildings.map(\.sourceRow).sorted(), [1, 4, 8])
@@ -91,7 +91,7 @@ final class BadInputTests: XCTestCase {
     func testSourceWithoutCRSButGeographicCoordinatesIsAssumedWGS84() throws {
         let out = TestPaths.temporaryDirectory(self).appendingPathComponent("out").path
         let options = RunOptions(buildings: SourceSpec(location: TestPaths.fixture("bad_buildings.geojson")),
-                                 addresses: SourceSpec(location: TestPaths.fixture("no_crs_geographic.csv")), outputDirectory: out)
+                                 addresses: SourceSpec(location: TestPaths.fixture("no_crs_geographic.csv")), output: out)
         let run = try LinkPipeline(options: options).run()
         XCTAssertEqual(run.report.inputs["addresses"]?.crsAssumed, true)
         XCTAssertEqual(run.addresses.count, 2)

@@ -188,7 +188,7 @@ final class CompactModelTests: XCTestCase {
         XCTAssertEqual(seen.count, 80_000)
     }
 
-    func testKeptOrderPutsParkedRowsInIDOrderAndRejectsRepeats() {
+    func testKeptOrderPutsCompressedRowsInIDOrderAndRejectsRepeats() {
         var g = SystemRandomNumberGenerator()
         let pool = WorkerPool(threads: 2)
         // Short ids; long ones sharing their first 16 bytes (settled past the integer key); ids
@@ -207,11 +207,11 @@ final class CompactModelTests: XCTestCase {
             for r in sorted where expected.last?.id != r.id { expected.append(r) }
             let items = rows.map { AddressPoint(id: $0.id, values: ["\($0.row)"], sourceRow: $0.row) }
             var keys = items.indices.map { IDOrder.keyed(items[$0], index: $0) }
-            let parked = ParkedRows(items, pool: pool)
+            let compressed = CompressedRows(compressing: items, pool: pool)
             var rejects: [Reject] = []
-            let order = IDOrder.keptOrder(&keys, parked: parked, layer: "addresses", rejects: &rejects, pool: pool)
-            parked.arrange(order)
-            let back = parked.restore(pool: pool)
+            let order = IDOrder.keptOrder(&keys, compressed: compressed, layer: "addresses", rejects: &rejects, pool: pool)
+            compressed.arrange(order)
+            let back = compressed.decompressed(pool: pool)
             XCTAssertEqual(back.map(\.id), expected.map(\.id))
             XCTAssertEqual(back.map(\.sourceRow), expected.map(\.row))
             XCTAssertEqual(back.map(\.houseNumber), expected.map { "\($0.row)" }, "each row whole")

@@ -28,7 +28,7 @@ final class DensityCostTests: XCTestCase {
     func evidenceAndLinks(buildings: String, addresses: String, threshold: Int?) throws -> (evidence: Data, links: Data) {
         let dir = TestPaths.temporaryDirectory(self)
         var options = RunOptions(buildings: SourceSpec(location: buildings), addresses: SourceSpec(location: addresses),
-                                 outputDirectory: dir.appendingPathComponent("out").path)
+                                 output: dir.appendingPathComponent("out").path)
         options.threads = 2
         options.evidencePath = dir.appendingPathComponent("evidence.csv").path
         CrowdedBuildings.thresholdInTests = threshold
@@ -62,7 +62,7 @@ final class DensityCostTests: XCTestCase {
         let dir = TestPaths.temporaryDirectory(self)
         let (buildings, addresses) = try Self.complexStreet(units: units).write(to: dir)
         var options = RunOptions(buildings: SourceSpec(location: buildings), addresses: SourceSpec(location: addresses),
-                                 outputDirectory: dir.appendingPathComponent("out").path)
+                                 output: dir.appendingPathComponent("out").path)
         options.threads = 2
         WorkCount.reset()
         let run = try LinkPipeline(options: options).run()

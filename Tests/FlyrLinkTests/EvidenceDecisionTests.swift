@@ -7,7 +7,7 @@ final class EvidenceDecisionTests: XCTestCase {
     private func laRun(threads: Int = 2) throws -> LinkRun {
         var options = RunOptions(buildings: SourceSpec(location: try TestPaths.sharedData("la_dev/buildings.geojson")),
                                  addresses: SourceSpec(location: try TestPaths.sharedData("la_dev/addresses.geojson")),
-                                 outputDirectory: TestPaths.temporaryDirectory(self).path)
+                                 output: TestPaths.temporaryDirectory(self).path)
         options.threads = threads
         return try LinkPipeline(options: options).run()
     }

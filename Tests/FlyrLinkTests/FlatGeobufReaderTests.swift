@@ -389,7 +389,7 @@ final class FlatGeobufReaderTests: XCTestCase {
     // MARK: whole runs
 
     func run(_ buildings: String, _ addresses: String, out: URL) throws -> LinkRun {
-        var options = RunOptions(buildings: SourceSpec(location: buildings), addresses: SourceSpec(location: addresses), outputDirectory: out.path)
+        var options = RunOptions(buildings: SourceSpec(location: buildings), addresses: SourceSpec(location: addresses), output: out.path)
         options.campaignID = "0c5c3f5e-3b0a-5d0e-8f57-6b2a1d4c9e10"
         let run = try LinkPipeline(options: options).run()
         try RunWriter.write(run)

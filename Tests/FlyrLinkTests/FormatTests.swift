@@ -10,7 +10,7 @@ final class FormatTests: XCTestCase {
 
     func linkMap(buildings: SourceSpec, addresses: SourceSpec, fields: FieldMapping = FieldMapping()) throws -> [String: String] {
         let out = TestPaths.temporaryDirectory(self).appendingPathComponent("out").path
-        var options = RunOptions(buildings: buildings, addresses: addresses, outputDirectory: out)
+        var options = RunOptions(buildings: buildings, addresses: addresses, output: out)
         options.fields = fields
         options.units = .none
         let run = try LinkPipeline(options: options).run()
@@ -72,7 +72,7 @@ final class FormatTests: XCTestCase {
     func testOSMPBFReadsMultipolygonsAndAddrTagsFromOtherTags() throws {
         let pbf = try TestPaths.sharedData("osm/helsinki.osm.pbf")
         let out = TestPaths.temporaryDirectory(self).appendingPathComponent("out").path
-        let run = try LinkPipeline(options: RunOptions(buildings: SourceSpec(location: pbf), addresses: SourceSpec(location: pbf), outputDirectory: out)).run()
+        let run = try LinkPipeline(options: RunOptions(buildings: SourceSpec(location: pbf), addresses: SourceSpec(location: pbf), output: out)).run()
         let b = try XCTUnwrap(run.report.inputs["buildings"]), a = try XCTUnwrap(run.report.inputs["addresses"])
         XCTAssertEqual(b.layer, "multipolygons")
         XCTAssertEqual(b.featuresRead, 494)

@@ -5,7 +5,7 @@ import SyntheticCity
 /// GeoParquet input through the project's reader (Debian's GDAL has no Parquet driver).
 final class GeoParquetInputTests: XCTestCase {
     func run(_ buildings: String, _ addresses: String, out: URL, territory: String? = nil) throws -> LinkRun {
-        var options = RunOptions(buildings: SourceSpec(location: buildings), addresses: SourceSpec(location: addresses), outputDirectory: out.path)
+        var options = RunOptions(buildings: SourceSpec(location: buildings), addresses: SourceSpec(location: addresses), output: out.path)
         options.territory = territory.map { SourceSpec(location: $0) }
         options.campaignID = "0c5c3f5e-3b0a-5d0e-8f57-6b2a1d4c9e10"
         let run = try LinkPipeline(options: options).run()

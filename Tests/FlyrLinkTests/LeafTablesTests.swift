@@ -68,7 +68,7 @@ final class LeafTablesTests: XCTestCase {
             let rows = try rows(for: stage)
             XCTAssertGreaterThan(rows.count, 1000)
             assertScoresAsWalked(stage, rows: rows)
-            assertScoresAsWalked(stage.fixing(fixed), rows: rows, fixed: fixed)
+            assertScoresAsWalked(stage.specialized(fixed), rows: rows, fixed: fixed)
         }
     }
 

@@ -6,7 +6,7 @@ import XCTest
 final class LinksOnlyRunTests: XCTestCase {
     private func run(_ buildings: String, _ addresses: String, only: RunOptions.OutputSelection) throws -> (LinkRun, String) {
         let out = TestPaths.temporaryDirectory(self).appendingPathComponent("out-\(only.rawValue)").path
-        var options = RunOptions(buildings: SourceSpec(location: buildings), addresses: SourceSpec(location: addresses), outputDirectory: out)
+        var options = RunOptions(buildings: SourceSpec(location: buildings), addresses: SourceSpec(location: addresses), output: out)
         options.only = only
         options.threads = 2
         options.campaignID = "5b0f3c8e-6d2a-5f1e-9a7b-2c4d6e8f0a1b"

@@ -6,7 +6,7 @@ final class OutputContractTests: XCTestCase {
     func runHelsinki(threads: Int = 2, out: URL? = nil) throws -> (LinkRun, URL) {
         let dir = out ?? TestPaths.temporaryDirectory(self).appendingPathComponent("out")
         var options = RunOptions(buildings: SourceSpec(location: TestPaths.helsinkiBuildings),
-                                 addresses: SourceSpec(location: TestPaths.helsinkiAddresses), outputDirectory: dir.path)
+                                 addresses: SourceSpec(location: TestPaths.helsinkiAddresses), output: dir.path)
         options.threads = threads
         options.campaignID = "5b0f3c8e-6d2a-5f1e-9a7b-2c4d6e8f0a1b"
         let run = try LinkPipeline(options: options).run()
@@ -134,7 +134,7 @@ final class OutputContractTests: XCTestCase {
         let polygon = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[24.935,60.164],[24.944,60.164],[24.944,60.18],[24.935,60.18],[24.935,60.164]]]}}]}"#
         try polygon.write(to: territory, atomically: true, encoding: .utf8)
         var options = RunOptions(buildings: SourceSpec(location: TestPaths.helsinkiBuildings),
-                                 addresses: SourceSpec(location: TestPaths.helsinkiAddresses), outputDirectory: dir.appendingPathComponent("out").path)
+                                 addresses: SourceSpec(location: TestPaths.helsinkiAddresses), output: dir.appendingPathComponent("out").path)
         options.territory = SourceSpec(location: territory.path)
         let run = try LinkPipeline(options: options).run()
         XCTAssertTrue(run.addresses.indices.allSatisfy { run.location(ofAddress: $0)!.x <= 24.944 })

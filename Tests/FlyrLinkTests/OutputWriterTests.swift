@@ -76,7 +76,7 @@ final class OutputWriterTests: XCTestCase {
         let base = TestPaths.temporaryDirectory(self)
         var options = RunOptions(buildings: SourceSpec(location: TestPaths.rowsBuildings),
                                  addresses: SourceSpec(location: TestPaths.rowsAddresses),
-                                 outputDirectory: base.appendingPathComponent("made").path)
+                                 output: base.appendingPathComponent("made").path)
         options.campaignID = "5b0f3c8e-6d2a-5f1e-9a7b-2c4d6e8f0a1b"
         let run = try LinkPipeline(options: options).run()
         XCTAssertGreaterThan(run.units.count, 4)
@@ -86,7 +86,7 @@ final class OutputWriterTests: XCTestCase {
         reversed.units.reverse()
         let last = run.units.count - 1
         for l in reversed.links.indices { reversed.links[l].unitIndex = reversed.links[l].unitIndex.map { last - $0 } }
-        reversed.options.outputDirectory = base.appendingPathComponent("reversed").path
+        reversed.options.output = base.appendingPathComponent("reversed").path
         try RunWriter.write(reversed)
 
         func ids(_ dir: String, _ file: String) throws -> [String] {

@@ -12,7 +12,7 @@ final class PostgresTests: XCTestCase {
     /// `campaign`; `out` is a directory or a database.
     func helsinki(campaign: String, out: String, maxDistance: Double? = nil, rows: Bool = false) throws -> LinkRun {
         var options = RunOptions(buildings: SourceSpec(location: rows ? TestPaths.rowsBuildings : TestPaths.helsinkiBuildings),
-                                 addresses: SourceSpec(location: rows ? TestPaths.rowsAddresses : TestPaths.helsinkiAddresses), outputDirectory: out)
+                                 addresses: SourceSpec(location: rows ? TestPaths.rowsAddresses : TestPaths.helsinkiAddresses), output: out)
         options.campaignID = campaign
         options.threads = 2
         if let maxDistance { options.link.maxDistance = maxDistance }
@@ -152,7 +152,7 @@ final class PostgresTests: XCTestCase {
         try RunWriter.write(runB)
         let dirB = TestPaths.temporaryDirectory(self).appendingPathComponent("b")
         var fileB = runB
-        fileB.options.outputDirectory = dirB.path
+        fileB.options.output = dirB.path
         try RunWriter.write(fileB)
         let stateB = try state(db, Self.campaignB)
 
@@ -291,7 +291,7 @@ final class PostgresTests: XCTestCase {
         XCTAssertGreaterThan(withStreet, 1000)
         XCTAssertEqual(try TestDatabase.query(db, "SELECT count(*), sum(scans), count(street_name), count(qr_code_base64) FROM campaign_addresses").first,
                        ["1377", "0", String(withStreet), "0"])
-        run.options.outputDirectory = dir.path
+        run.options.output = dir.path
         try RunWriter.write(run)
         FeatureComparison.assertSame(try rpcFeatures(db, Self.campaignA),
                                      try OutputFiles.geojson(dir.appendingPathComponent("features.geojson").path))

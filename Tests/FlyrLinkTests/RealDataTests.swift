@@ -7,7 +7,7 @@ final class RealDataTests: XCTestCase {
         let buildings = try TestPaths.sharedData("dk/buildings.geojson")
         let addresses = try TestPaths.sharedData("dk/addresses_with_truth.geojson")
         let out = TestPaths.temporaryDirectory(self).appendingPathComponent("out").path
-        var options = RunOptions(buildings: SourceSpec(location: buildings), addresses: SourceSpec(location: addresses), outputDirectory: out)
+        var options = RunOptions(buildings: SourceSpec(location: buildings), addresses: SourceSpec(location: addresses), output: out)
         options.fields = FieldMapping(address: ["id": "husnummer_id", "formatted": "betegnelse"], building: ["id": "ID_LOKALID"])
         let run = try LinkPipeline(options: options).run()
         XCTAssertEqual(run.report.inputs["buildings"]?.crs, "EPSG:25832")

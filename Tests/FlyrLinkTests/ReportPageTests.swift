@@ -185,7 +185,7 @@ final class ReportPageTests: XCTestCase {
 
     private func helsinki(threads: Int, only: RunOptions.OutputSelection = .all, out: String) throws -> LinkRun {
         var options = RunOptions(buildings: SourceSpec(location: TestPaths.helsinkiBuildings),
-                                 addresses: SourceSpec(location: TestPaths.helsinkiAddresses), outputDirectory: out)
+                                 addresses: SourceSpec(location: TestPaths.helsinkiAddresses), output: out)
         options.threads = threads
         options.only = only
         options.campaignID = "5b0f3c8e-6d2a-5f1e-9a7b-2c4d6e8f0a1b"
@@ -267,7 +267,7 @@ final class ReportPageTests: XCTestCase {
     func testTownhouseSlicesAreOutlinedWhenASpotHoldsThem() throws {
         let dir = TestPaths.temporaryDirectory(self).appendingPathComponent("rows").path
         var options = RunOptions(buildings: SourceSpec(location: TestPaths.rowsBuildings), addresses: SourceSpec(location: TestPaths.rowsAddresses),
-                                 outputDirectory: dir)
+                                 output: dir)
         options.threads = 2
         let run = try LinkPipeline(options: options).run()
         XCTAssertFalse(run.units.isEmpty)
@@ -335,7 +335,7 @@ final class ReportPageTests: XCTestCase {
         try Data("buildings = \"b.geojson\"\naddresses = \"a.geojson\"\nout = \"o\"\nhtml = false\n".utf8).write(to: toml)
         XCTAssertEqual(try PipelineFile.load(toml.path).html, false)
         XCTAssertFalse(try PipelineFile.load(toml.path).options().writeHTML)
-        XCTAssertTrue(try RunSettings().merged(over: PipelineFile.load(toml.path)).options().writeHTML == false)
+        XCTAssertTrue(try RunRequest().merged(over: PipelineFile.load(toml.path)).options().writeHTML == false)
     }
 
     /// `flyr-link report --truth`: the reliability curve, per band the share of links whose building

@@ -74,7 +74,7 @@ final class SnapshotStickyTests: XCTestCase {
         scene.addresses.append(("z", "5", "Mill Lane", nil, -2, 5))
         let dir = TestPaths.temporaryDirectory(self)
         let (b, a) = try scene.write(to: dir)
-        var options = RunOptions(buildings: SourceSpec(location: b), addresses: SourceSpec(location: a), outputDirectory: dir.appendingPathComponent("out").path)
+        var options = RunOptions(buildings: SourceSpec(location: b), addresses: SourceSpec(location: a), output: dir.appendingPathComponent("out").path)
         func building(of id: String, _ run: LinkRun) -> String? {
             let i = run.addresses.firstIndex { $0.id == id }!
             return run.linkOfAddress[i].map { run.buildings[run.links[$0].buildingIndex].id }

@@ -20,7 +20,7 @@ final class SyntheticCityEvaluationTests: XCTestCase {
         let out = dir.appendingPathComponent("out")
         var options = RunOptions(buildings: SourceSpec(location: city.appendingPathComponent("buildings.geojson").path),
                                  addresses: SourceSpec(location: city.appendingPathComponent("addresses.geojson").path),
-                                 outputDirectory: out.path)
+                                 output: out.path)
         options.link.strategy = strategy
         if let maxDistance { options.link.maxDistance = maxDistance }
         let run = try LinkPipeline(options: options).run()

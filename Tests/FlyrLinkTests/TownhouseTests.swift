@@ -38,7 +38,7 @@ final class TownhouseTests: XCTestCase {
     func run(_ scene: Scene, threads: Int = 2) throws -> LinkRun {
         let dir = TestPaths.temporaryDirectory(self)
         let (b, a) = try scene.write(to: dir)
-        var options = RunOptions(buildings: SourceSpec(location: b), addresses: SourceSpec(location: a), outputDirectory: dir.appendingPathComponent("out").path)
+        var options = RunOptions(buildings: SourceSpec(location: b), addresses: SourceSpec(location: a), output: dir.appendingPathComponent("out").path)
         options.threads = threads
         return try LinkPipeline(options: options).run()
     }
@@ -136,7 +136,7 @@ final class TownhouseTests: XCTestCase {
             let tagged = try String(contentsOfFile: b, encoding: .utf8).replacingOccurrences(of: #""id":"row""#, with: #""id":"row","building":"\#(tag)""#)
             try tagged.write(toFile: b, atomically: true, encoding: .utf8)
             let options = RunOptions(buildings: SourceSpec(location: b), addresses: SourceSpec(location: a),
-                                     outputDirectory: dir.appendingPathComponent("out").path)
+                                     output: dir.appendingPathComponent("out").path)
             let run = try LinkPipeline(options: options).run()
             XCTAssertEqual(run.buildings.first?.type, BuildingType(tag: tag), tag)
             XCTAssertEqual(run.links.count, 4, tag)

@@ -4,11 +4,11 @@ struct DistributedDecisions: DecisionSource {
     let directory: String
     let tile: TileTask?
 
-    func decide(_ indexed: consuming IndexedScene, _ addressRows: consuming ParkedRows<AddressPoint>, buildingRows: ParkedRows<Building>,
+    func decide(_ indexed: consuming IndexedScene, _ addressRows: consuming CompressedRows<AddressPoint>, buildingRows: CompressedRows<Building>,
                 accessory: [Bool], options: RunOptions, pool: WorkerPool) throws -> MatchedAddresses {
         let scene = indexed.scene
         BackgroundRelease.dropAndTrim(consume indexed)  // (the grid, before the decisions are read; the scene serves the split)
-        let addresses = (consume addressRows).restore(pool: pool)
+        let addresses = (consume addressRows).decompressed(pool: pool)
         let buildingIDs = buildingRows.map(pool: pool) { $1.id }
         let decided = if let tile {
             try TileDecisions.around(tile, directory, addressIDs: addresses.map(\.id), buildingIDs: buildingIDs)

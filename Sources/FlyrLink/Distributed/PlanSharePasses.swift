@@ -12,8 +12,8 @@ extension LinkPipeline {
             PlanShares.LayerScan(source: source.source, crs: source.crs, crsAssumed: source.crsAssumed, generatedIDs: source.generatedIDs,
                                  accepted: accepted, extent: extent, rejects: source.rejects, repeats: Self.repeats(source.rejects))
         }
-        let buildingIDs = PlanShares.sortedIDHashes(ingested.buildingRows.restore(pool: pool))
-        let addressIDs = PlanShares.sortedIDHashes(ingested.addressRows.restore(pool: pool))
+        let buildingIDs = PlanShares.sortedIDHashes(ingested.buildingRows.decompressed(pool: pool))
+        let addressIDs = PlanShares.sortedIDHashes(ingested.addressRows.decompressed(pool: pool))
         let sources = ingested.sources
         let scan = PlanShares.Scan(share: share, options: PlanShares.digest(options), inputs: TilePlan.fingerprints(options.resolvingPaths, hashing: false),
                                    wholeReadsInShares: [options.buildings, options.addresses].allSatisfy { SourceReader.readsInShares($0, parquet: options.parquetReader) },
@@ -45,10 +45,10 @@ extension LinkPipeline {
             cells.add(box)
         }
         let outside = Self.outside(sources, records.account)
-        let (heights, perLevel) = HeightCheck.sortedHeights(records.buildingRows.restore(pool: pool))
+        let (heights, perLevel) = HeightCheck.sortedHeights(records.buildingRows.decompressed(pool: pool))
         var sample: [UInt64] = []
         sample.reserveCapacity(3 * (points.count / verdict.sampleStride + 1))
-        for (a, p) in zip(addressRows.restore(pool: pool), points) where a.sourceRow % verdict.sampleStride == 0 {
+        for (a, p) in zip(addressRows.decompressed(pool: pool), points) where a.sourceRow % verdict.sampleStride == 0 {
             sample.append(UInt64(a.sourceRow))
             sample.append(p.x.bitPattern)
             sample.append(p.y.bitPattern)

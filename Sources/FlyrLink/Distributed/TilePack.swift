@@ -7,8 +7,8 @@ import Foundation
 /// repeats an id (which row of an id comes first, only a whole read can tell) costs each tile its
 /// share, not the whole; and what it gets are the run's own rows, to the bit.
 ///
-/// A file: one line of JSON (`Header`), then the rows (`ParkedRows`), then the geometry
-/// (`ParkedFootprints`, or the points in chunks). The plan names each pack's SHA-256, and a tile
+/// A file: one line of JSON (`Header`), then the rows (`CompressedRows`), then the geometry
+/// (`CompressedFootprints`, or the points in chunks). The plan names each pack's SHA-256, and a tile
 /// checks it before it reads a byte of the rest. The sizes that frame the chunks are
 /// little-endian; what is inside a chunk (rows' fixed-width parts, points) is in the byte order of
 /// the machine that wrote it, as in memory: a plan's packs are read by the same build on the same
@@ -32,8 +32,8 @@ enum TilePack {
     }
 
     /// The layer's rows and geometry as one run ingested them (`Ingest.Result`'s parts).
-    struct Layer<Row: ParkableRow> {
-        var rows: ParkedRows<Row>
+    struct Layer<Row: CompressibleRow> {
+        var rows: CompressedRows<Row>
         var footprints: FootprintStore?
         var points: [Point2]?
         var header: Header
@@ -56,8 +56,8 @@ enum TilePack {
         return digits.count >= 6 && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
-    /// The pack's bytes: `rows` (parked in their order) and their footprints or points.
-    static func bytes(_ header: Header, rows: ParkedRows<some ParkableRow>, footprints: ParkedFootprints?, points: [Point2]?) -> [UInt8] {
+    /// The pack's bytes: `rows` (compressed in their order) and their footprints or points.
+    static func bytes(_ header: Header, rows: CompressedRows<some CompressibleRow>, footprints: CompressedFootprints?, points: [Point2]?) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var bytes = [UInt8](try! encoder.encode(header))  // (strings and numbers: it always encodes)
@@ -76,7 +76,7 @@ enum TilePack {
 
     /// The pack at `path`, which must be the one of SHA-256 `sha256` that the plan names for
     /// `tile`'s `layer`: one clear error otherwise.
-    static func read<Row: ParkableRow>(_ path: String, sha256: String, tile: Int, layer: LayerRole, as: Row.Type,
+    static func read<Row: CompressibleRow>(_ path: String, sha256: String, tile: Int, layer: LayerRole, as: Row.Type,
                                        pool: WorkerPool) throws(InputError) -> Layer<Row> {
         let bytes: [UInt8]
         do { bytes = try TileParts.contents(path, tile: tile) } catch { throw InputError("\(error)") }
@@ -90,10 +90,10 @@ enum TilePack {
         // (withUnsafeBytes throws untyped errors: the pack's comes out as a Result.)
         return try bytes.withUnsafeBytes { raw -> Result<Layer<Row>, InputError> in
             var offset = newline + 1
-            guard let rows = ParkedRows<Row>.read(raw, at: &offset), rows.count == header.rows else { return .failure(broken) }
+            guard let rows = CompressedRows<Row>.read(raw, at: &offset), rows.count == header.rows else { return .failure(broken) }
             var layer = Layer(rows: rows, footprints: nil, points: nil, header: header)
             if header.layer == .buildings {
-                guard let store = ParkedFootprints.store(raw, at: &offset, pool: pool), store.count == header.rows else { return .failure(broken) }
+                guard let store = CompressedFootprints.store(raw, at: &offset, pool: pool), store.count == header.rows else { return .failure(broken) }
                 layer.footprints = store
             } else {
                 guard let (count, chunks) = ZstdChunk.read(counted: raw, perChunk: pointsChunk, at: &offset) else { return .failure(broken) }

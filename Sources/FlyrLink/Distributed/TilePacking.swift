@@ -8,7 +8,7 @@ import Foundation
 /// addresses by their point), a metre wider for rounding: a superset of what each of its passes
 /// keeps (`TileScope.cut` makes the exact cut, as after a read of row groups).
 final class TilePacking {
-    struct Kept<Row: ParkableRow> {
+    struct Kept<Row: CompressibleRow> {
         var rows: [Row]
         /// The lon/lat footprints (buildings) or points (addresses), as the ingest made them.
         var footprints: FootprintStore?
@@ -35,7 +35,7 @@ final class TilePacking {
                 for p in lonLat[i].points { box.extend(tm.forward(p)) }
                 return box
             }
-            return Kept(rows: ingested.buildingRows.restore(pool: pool), footprints: FootprintStore(lonLat, order: nil, pool: pool), points: nil,
+            return Kept(rows: ingested.buildingRows.decompressed(pool: pool), footprints: FootprintStore(lonLat, order: nil, pool: pool), points: nil,
                         boxes: boxes, header: header(.buildings, lonLat.count, ingested.sources.buildings))
         }() : nil
         addresses = packing.contains(.addresses) ? {
@@ -44,7 +44,7 @@ final class TilePacking {
                 let p = tm.forward(points[i])
                 return BBox(minX: p.x, minY: p.y, maxX: p.x, maxY: p.y)
             }
-            return Kept(rows: ingested.addressRows.restore(pool: pool), footprints: nil, points: points, boxes: boxes,
+            return Kept(rows: ingested.addressRows.decompressed(pool: pool), footprints: nil, points: points, boxes: boxes,
                         header: header(.addresses, points.count, ingested.sources.addresses))
         }() : nil
     }
@@ -79,8 +79,8 @@ final class TilePacking {
                 if let kept = buildings, let grid = buildingGrid {
                     let margin = max(tile.linkHalo.buildings, tile.measureHalo.buildings) + 1
                     let found = members(grid, kept.boxes, buildingsOutside, within: margin)
-                    let rows = ParkedRows(found.map { kept.rows[$0] }, pool: serial)
-                    let footprints = ParkedFootprints(kept.footprints!, buildings: found.map { Int32($0) }, pool: serial)
+                    let rows = CompressedRows(compressing: found.map { kept.rows[$0] }, pool: serial)
+                    let footprints = CompressedFootprints(compressing: kept.footprints!, buildings: found.map { Int32($0) }, pool: serial)
                     digests[.buildings] = try Self.write(kept.header, tile: t, count: found.count, to: directory) {
                         TilePack.bytes($0, rows: rows, footprints: footprints, points: nil)
                     }
@@ -88,7 +88,7 @@ final class TilePacking {
                 if let kept = addresses, let grid = addressGrid {
                     let margin = max(tile.linkHalo.addresses, tile.measureHalo.addresses) + 1
                     let found = members(grid, kept.boxes, addressesOutside, within: margin)
-                    let rows = ParkedRows(found.map { kept.rows[$0] }, pool: serial)
+                    let rows = CompressedRows(compressing: found.map { kept.rows[$0] }, pool: serial)
                     digests[.addresses] = try Self.write(kept.header, tile: t, count: found.count, to: directory) {
                         TilePack.bytes($0, rows: rows, footprints: nil, points: found.map { kept.points![$0] })
                     }

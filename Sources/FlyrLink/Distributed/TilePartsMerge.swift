@@ -20,7 +20,7 @@ public enum TilePartsMerge {
         guard options.resolvedCampaignID == plan.campaignID else {
             throw InputError("parts: the plan in \(directory) is of campaign \(plan.campaignID), this run's is \(options.resolvedCampaignID) (give --campaign to both)")
         }
-        guard PostgresTarget.conninfo(from: options.outputDirectory) == nil else {
+        guard PostgresTarget.conninfo(from: options.output) == nil else {
             throw InputError("parts: a distributed run's parts are merged into files; a database is written by run --decisions")
         }
         // The tiles checked the sources' sizes and times; the plan holds their SHA-256. The report
@@ -57,7 +57,7 @@ public enum TilePartsMerge {
         }
 
         // (The parts' directory is read, never replaced: --out cannot be it or hold it.)
-        let dir = try OutputDirectory(path: options.outputDirectory, overwrite: options.overwrite, inputs: options.inputLocations + [directory],
+        let dir = try OutputDirectory(path: options.output, overwrite: options.overwrite, inputs: options.inputLocations + [directory],
                                       format: options.format)
         let tiles = plan.tiles.map(\.index)
         try allowOpenFiles(tiles.count + 64)

@@ -61,7 +61,7 @@ extension LinkPipeline {
             inputs: inputs, territory: sources.territory?.source, counts: counts, rejects: rejects.count,
             warningsBeforeLinks: RunWarnings.sources(rejects: rejects, buildings: sources.buildings.source, addresses: sources.addresses.source,
                                                      addressBox: extents.addresses, buildingBox: extents.buildings),
-            warningsAfterLinks: RunWarnings.heights(records.buildingRows.restore(pool: pool), unit: options.heightUnit))
+            warningsAfterLinks: RunWarnings.heights(records.buildingRows.decompressed(pool: pool), unit: options.heightUnit))
         let plan = TilePlan(options: options.resolvingPaths, frame: frame, inputs: fingerprints, addresses: points.count,
                             buildings: footprints.count, packed: [LayerRole.buildings, .addresses].filter(packed.contains),
                             campaignID: options.resolvedCampaignID,
@@ -75,7 +75,7 @@ extension LinkPipeline {
         guard options.tile == nil, options.decisionsDirectory == nil else { throw InputError("plan: give the sources, not a tile or decisions") }
         var quiet = options
         quiet.only = .links
-        quiet.outputDirectory = ""
+        quiet.output = ""
         return (LinkPipeline(options: quiet, observer: observer), Clock(), WorkerPool(threads: options.threads))
     }
 
@@ -136,7 +136,7 @@ extension LinkPipeline {
         guard let task = options.tile, task.pass == .outputs, let decisions = options.decisionsDirectory else {
             throw InputError("tile: the outputs pass needs a tile and the tiles' decisions")
         }
-        guard PostgresTarget.conninfo(from: options.outputDirectory) == nil else { throw InputError("tile: the outputs pass writes files") }
+        guard PostgresTarget.conninfo(from: options.output) == nil else { throw InputError("tile: the outputs pass writes files") }
         let clock = Clock()
         let pool = WorkerPool(threads: options.threads)
         let (indexed, accessory, addressRows, records, scope) = try tileScene(task, clock, pool)
@@ -153,7 +153,7 @@ extension LinkPipeline {
     /// What a tile's pass reads: the sources within its read box (or its packs), in the plan's
     /// frame, cut to the tile's scope and indexed.
     func tileScene(_ task: TileTask, _ clock: Clock, _ pool: WorkerPool) throws
-        -> (indexed: IndexedScene, accessory: [Bool], addressRows: ParkedRows<AddressPoint>, records: FramedRecords, scope: TileScope) {
+        -> (indexed: IndexedScene, accessory: [Bool], addressRows: CompressedRows<AddressPoint>, records: FramedRecords, scope: TileScope) {
         let ingested = try ingestStage(readStage(clock, pool, within: task.readBox, packs: task.packs), clock, pool)
         let (framed, addressRows, framedRecords) = frameStage(consume ingested, frame: task.frame, clock, pool)
         let (metric, records, scope) = TileScope.cut(task, consume framed, consume framedRecords, addressRows: addressRows, pool: pool)

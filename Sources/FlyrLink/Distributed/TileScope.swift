@@ -56,10 +56,10 @@ struct TileScope {
     /// the frame) lies in the tile, so that each building is written by exactly one tile.
     var ownBuildings: [Bool]
 
-    /// The scope of `task` over the layers framed: the metric layers, the records and the parked
+    /// The scope of `task` over the layers framed: the metric layers, the records and the compressed
     /// rows cut to it (the records' lon/lat geometry too, when the pass writes it).
     static func cut(_ task: TileTask, _ metric: consuming MetricLayers, _ records: consuming FramedRecords,
-                    addressRows: ParkedRows<AddressPoint>, pool: WorkerPool) -> (MetricLayers, FramedRecords, TileScope) {
+                    addressRows: CompressedRows<AddressPoint>, pool: WorkerPool) -> (MetricLayers, FramedRecords, TileScope) {
         let bounds = task.tile.bounds, halo = task.halo
         let keepBuilding = pool.map(metric.footprints.count, chunkSize: 16_384) { [footprints = metric.footprints] _, i in
             bounds.meets(footprints[i].bbox, within: halo.buildings)

@@ -1,5 +1,5 @@
 /// What the evidence reads of each address's fields (house key, street hash, leading digits), read
-/// from the parked rows a chunk at a time so the rows are restored only after the decisions.
+/// from the compressed rows a chunk at a time so the rows are decompressed only after the decisions.
 struct AddressKeys {
     let houseKeys: HouseKeys
     /// A hash of each address's street name as `HouseNumber.key` normalises it; 0 for none.
@@ -7,7 +7,7 @@ struct AddressKeys {
     /// Each address's house number's leading digits; -1 for none.
     let numbers: [Int32]
 
-    init(_ rows: ParkedRows<AddressPoint>, pool: WorkerPool) {
+    init(_ rows: CompressedRows<AddressPoint>, pool: WorkerPool) {
         let read = rows.map(pool: pool) { _, a in
             (key: HouseNumber.houseKey(of: a),
              street: a.withUTF8(.streetName) { HouseNumber.streetHash($0) },

@@ -7,7 +7,7 @@ enum CandidateFeature: Int, CaseIterable, Sendable {
     case claimants, claimantsInside, nearestClaimant, closerThanClaimants, claimantsCloser, claimantSameHouse,
          claimantNumberGapSameStreet, claimantsOtherStreet
     case largerCloserCandidates
-    // How the run's source places its points: one value for every candidate (`LinkModel.fixing`).
+    // How the run's source places its points: one value for every candidate (`LinkModel.specialized`).
     case runShareInside, runMedianNearest
     // Every other address that sees it; the street's sides.
     case nearestOtherAddress, otherAddressesCloser, sideVsSameParity, sideVsOtherParity, alongStreet, acrossStreet,

@@ -11,7 +11,7 @@ enum EvidenceExport {
         // Through a symbolic link, the file it names is replaced, not the link.
         let path = WritePath.realPath(path) ?? path
         let temporary = path + ".tmp-\(getpid())"
-        let model = model.fixing(runOf: evidence)
+        let model = model.specialized(forRunOf: evidence)
         // Written for a one-stage model too (a second stage fitted on it reads them); freed on return
         // rather than held through the decisions, which make their own.
         let claims = CompetingClaims(evidence, model: model, pool: pool)

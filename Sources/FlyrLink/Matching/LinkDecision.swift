@@ -16,7 +16,7 @@ enum LinkDecision {
     /// `evidence` is consumed: all but the candidates is freed before the links are made.
     static func decide(_ evidence: consuming LinkEvidence, model: LinkModel, options: LinkOptions, previous: [Int?]?,
                        pool: WorkerPool) -> (links: [Link], unlinked: [UnlinkedReason?]) {
-        let model = model.fixing(runOf: evidence)
+        let model = model.specialized(forRunOf: evidence)
         // Two passes when the model has a second stage: every candidate by the first, then each
         // address again beside the others' claims on its candidates.
         let claims = model.second == nil ? nil : CompetingClaims(evidence, model: model, pool: pool)

@@ -1,10 +1,10 @@
-/// Everything the matcher measures, in the run's local metric frame; a class shared by all workers
-/// (one reference, not a retain per array). Read-only except the house keys (`give(addressKeys:)`).
+/// Everything the matcher measures, in the run's local metric frame; a read-only class shared by all
+/// workers (one reference, not a retain per array). `withAddressKeys(_:)` makes one with house keys.
 final class MetricScene: @unchecked Sendable {
     let addressPoints: [Point2]
     /// `HouseNumber.keys` of the addresses. Read by the decisions and the split, not the search, so
-    /// they are given to the restricted scene only after the search (a lower peak).
-    private(set) var addressKeys: HouseKeys
+    /// only the restricted scene made after the search has them (a lower peak).
+    let addressKeys: HouseKeys
     let footprints: FootprintStore
     /// The building of each footprint in a scene restricted to some (`restricted(to:)`); empty
     /// when the scene holds every building (footprint k is building k's).
@@ -21,12 +21,12 @@ final class MetricScene: @unchecked Sendable {
         searchOrder = CandidateSearch.spatialOrder(addressPoints, pool: pool)
     }
 
-    private init(addressPoints: [Point2], footprints: FootprintStore, buildings: [Int32]) {
+    private init(addressPoints: [Point2], addressKeys: HouseKeys = [], footprints: FootprintStore, buildings: [Int32], searchOrder: [Int32] = []) {
         self.addressPoints = addressPoints
-        addressKeys = []
+        self.addressKeys = addressKeys
         self.footprints = footprints
         self.buildings = buildings
-        searchOrder = []
+        self.searchOrder = searchOrder
     }
 
     /// The scene of `buildings` alone (ascending; footprint k is building `buildings[k]`'s), with
@@ -43,15 +43,15 @@ final class MetricScene: @unchecked Sendable {
         return MetricScene(addressPoints: addressPoints, footprints: FootprintStore(footprints, order: positions, pool: pool), buildings: wanted)
     }
 
-    /// `restricted(to:)`, from the footprints parked once the search was done (`ParkedFootprints`):
-    /// `buildings` (ascending) are among the parked ones.
-    static func restricted(to buildings: [Int32], of parked: ParkedFootprints, addressPoints: [Point2], pool: WorkerPool) -> MetricScene {
-        MetricScene(addressPoints: addressPoints, footprints: parked.store(of: buildings, pool: pool), buildings: buildings)
+    /// `restricted(to:)`, from the footprints compressed once the search was done (`CompressedFootprints`):
+    /// `buildings` (ascending) are among the compressed ones.
+    static func restricted(to buildings: [Int32], of compressed: CompressedFootprints, addressPoints: [Point2], pool: WorkerPool) -> MetricScene {
+        MetricScene(addressPoints: addressPoints, footprints: compressed.store(of: buildings, pool: pool), buildings: buildings)
     }
 
-    /// The house keys given, once made (no worker reads the scene meanwhile).
-    func give(addressKeys keys: HouseKeys) {
-        addressKeys = keys
+    /// This scene with `keys` as its house keys (the arrays shared, not copied).
+    func withAddressKeys(_ keys: HouseKeys) -> MetricScene {
+        MetricScene(addressPoints: addressPoints, addressKeys: keys, footprints: footprints, buildings: buildings, searchOrder: searchOrder)
     }
 
     /// Smaller area first, then id: the deterministic choice among overlapping footprints. Areas are

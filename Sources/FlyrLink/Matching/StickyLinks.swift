@@ -30,9 +30,9 @@ enum StickyLinks {
         return kept
     }
 
-    /// Each address's previous building (`links`: address id → building id), read from the parked
+    /// Each address's previous building (`links`: address id → building id), read from the compressed
     /// rows' ids; nil when no previous links were given.
-    static func previous(_ links: [String: String], addressRows: ParkedRows<AddressPoint>, buildingRows: ParkedRows<Building>,
+    static func previous(_ links: [String: String], addressRows: CompressedRows<AddressPoint>, buildingRows: CompressedRows<Building>,
                          pool: WorkerPool) -> [Int?]? {
         guard !links.isEmpty else { return nil }
         return previousIndices(addressIDs: addressRows.map(pool: pool) { $1.id }, buildingIDs: buildingRows.map(pool: pool) { $1.id }, links: links)

@@ -17,11 +17,11 @@ struct TreeEnsemble: Sendable {
 
     let width: Int
     let baseline: Double
-    /// The trees as the file gives them (`fixing` lays them out again for one run).
+    /// The trees as the file gives them (`specialized` lays them out again for one run).
     let trees: [Tree]
     let leafTables: LeafTables
 
-    /// `fixed`: features whose value is known before any candidate is scored (see `LinkModel.fixing`).
+    /// `fixed`: features whose value is known before any candidate is scored (see `LinkModel.specialized`).
     init(width: Int, baseline: Double, trees: [Tree], fixed: [Int: Double]) {
         self.width = width
         self.baseline = baseline
@@ -29,8 +29,8 @@ struct TreeEnsemble: Sendable {
         leafTables = LeafTables(trees, fixed: fixed)
     }
 
-    /// The same trees with the splits on `fixed` features taken once.
-    func fixing(_ fixed: [Int: Double]) -> TreeEnsemble { TreeEnsemble(width: width, baseline: baseline, trees: trees, fixed: fixed) }
+    /// The same trees specialised to `fixed` features' values: their splits taken once.
+    func specialized(_ fixed: [Int: Double]) -> TreeEnsemble { TreeEnsemble(width: width, baseline: baseline, trees: trees, fixed: fixed) }
 
     /// The uncalibrated probability that each candidate is the address's building: `x` holds `count`
     /// rows of `width` features; trees summed in the file's order, as scikit-learn sums them.

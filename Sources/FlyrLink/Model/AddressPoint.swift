@@ -100,10 +100,10 @@ public struct AddressPoint: Sendable, Hashable {
     }
 }
 
-extension AddressPoint: ParkableRow {
+extension AddressPoint: CompressibleRow {
     static var fixedWidth: Int { 4 }
 
-    func park(fixed: UnsafeMutableRawPointer, records: inout [UInt8]) {
+    func pack(fixed: UnsafeMutableRawPointer, records: inout [UInt8]) {
         fixed.storeBytes(of: _sourceRow.stored, as: UInt32.self)
         packed.appendRecord(to: &records)
     }

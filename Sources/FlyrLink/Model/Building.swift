@@ -69,10 +69,10 @@ public struct Building: Sendable, Hashable {
     }
 }
 
-extension Building: ParkableRow {
+extension Building: CompressibleRow {
     static var fixedWidth: Int { 17 }
 
-    func park(fixed: UnsafeMutableRawPointer, records: inout [UInt8]) {
+    func pack(fixed: UnsafeMutableRawPointer, records: inout [UInt8]) {
         fixed.storeBytes(of: _sourceRow.stored, toByteOffset: 0, as: UInt32.self)
         fixed.storeBytes(of: storedLevels, toByteOffset: 4, as: Int32.self)
         fixed.storeBytes(of: storedHeight.bitPattern, toByteOffset: 8, as: UInt64.self)

@@ -119,7 +119,7 @@ struct PackedFields: Sendable, Hashable {
     }
 
     /// The record's bytes appended to `out`, or a 0 byte when there is none (a record starts
-    /// with its value count, never 0): how parked rows keep them (`ParkedRows`).
+    /// with its value count, never 0): how compressed rows keep them (`CompressedRows`).
     func appendRecord(to out: inout [UInt8]) {
         withRecord { record in
             if record.isEmpty { out.append(0) } else { out.append(contentsOf: record) }

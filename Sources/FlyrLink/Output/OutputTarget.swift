@@ -12,7 +12,7 @@ public enum OutputTarget {
     /// The check for a run's options, before anything is read: its `--out`, and its `--write-evidence`
     /// file (`EvidenceTarget`). Nothing to check for a PostgreSQL target.
     public static func check(_ options: RunOptions) throws(OutputError) {
-        let outputPath = PostgresTarget.conninfo(from: options.outputDirectory) == nil ? options.outputDirectory : nil
+        let outputPath = PostgresTarget.conninfo(from: options.output) == nil ? options.output : nil
         if let outputPath {
             try check(path: outputPath, overwrite: options.overwrite, inputs: options.inputLocations, format: options.format)
         }

@@ -12,12 +12,12 @@ public enum RunWriter {
         // A layer of rejects only: fail before anything is written (unless --allow-empty).
         try EmptyLayerCheck.check(run)
         // `--out postgresql://…` or `PG:…`: the campaign's tables in that database (Postgres/).
-        if let conninfo = PostgresTarget.conninfo(from: run.options.outputDirectory) {
+        if let conninfo = PostgresTarget.conninfo(from: run.options.output) {
             _ = try PGCampaignWriter.write(run, conninfo: conninfo)
             return
         }
         let format = run.options.format
-        let dir = try OutputDirectory(path: run.options.outputDirectory, overwrite: run.options.overwrite,
+        let dir = try OutputDirectory(path: run.options.output, overwrite: run.options.overwrite,
                                       inputs: run.options.inputLocations, format: format)
         do {
             // Every format starts as the directory's files: the others are converted from them

@@ -1,5 +1,5 @@
 extension LinkPipeline {
-    /// assemble: the links grouped by building, the building rows unparked, and the report's
+    /// assemble: the links grouped by building, the building rows decompressed, and the report's
     /// inputs and counts.
     func assembleStage(_ linked: consuming LinkedAddresses, _ records: consuming FramedRecords, accessory: [Bool], sources: InputSources,
                        frame: LocalMetricFrame, fingerprints: InputFingerprints, _ clock: Clock, _ pool: WorkerPool) -> LinkRun {
@@ -18,7 +18,7 @@ extension LinkPipeline {
     }
 
     /// The run the outputs are written from (a tile's outputs pass writes its part from the same):
-    /// the links grouped by building, the building rows unparked, a report of the options alone.
+    /// the links grouped by building, the building rows decompressed, a report of the options alone.
     func assembledRun(_ linked: consuming LinkedAddresses, _ records: consuming FramedRecords, rejects: [Reject],
                       frame: LocalMetricFrame, pool: WorkerPool) -> LinkRun {
         let campaign = options.resolvedCampaignID
@@ -30,7 +30,7 @@ extension LinkPipeline {
                              report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
                                                run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))
         LinkAssembly.assemble(&result, links: &linked.links, unlinked: linked.unlinked, buildingCount: buildingCount, pool: pool)
-        result.buildings = records.buildingRows.restore(pool: pool)
+        result.buildings = records.buildingRows.decompressed(pool: pool)
         return result
     }
 }

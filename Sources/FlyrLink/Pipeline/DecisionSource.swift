@@ -4,8 +4,8 @@ import Foundation
 /// evidence, the naive baseline, or a distributed run's tiles.
 protocol DecisionSource {
     /// Each address's link or why it has none, with the scene of the rows linked twice. Frees the
-    /// scene and its grid once read, and the parked address rows once unparked.
-    func decide(_ indexed: consuming IndexedScene, _ addressRows: consuming ParkedRows<AddressPoint>, buildingRows: ParkedRows<Building>,
+    /// scene and its grid once read, and the compressed address rows once decompressed.
+    func decide(_ indexed: consuming IndexedScene, _ addressRows: consuming CompressedRows<AddressPoint>, buildingRows: CompressedRows<Building>,
                 accessory: [Bool], options: RunOptions, pool: WorkerPool) throws -> MatchedAddresses
 }
 

@@ -4,10 +4,10 @@ struct MetricLayers {
     var points: [Point2]
 }
 
-/// What the frame stage keeps for the assemble: the building rows (still parked; the match and the
+/// What the frame stage keeps for the assemble: the building rows (still compressed; the match and the
 /// split read them), both layers' lon/lat geometry, and its account of what it took out.
 struct FramedRecords {
-    var buildingRows: ParkedRows<Building>
+    var buildingRows: CompressedRows<Building>
     /// Lon/lat footprints and points for the outputs (empty when nothing writes them).
     var footprints: FootprintStore
     var points: [Point2]
@@ -25,7 +25,7 @@ struct FrameAccount {
 
 /// The frame stage's three values, each for the stage that frees it: the metric layers for the
 /// index, the address rows for the match, the records for the assemble.
-typealias FramedLayers = (metric: MetricLayers, addressRows: ParkedRows<AddressPoint>, records: FramedRecords)
+typealias FramedLayers = (metric: MetricLayers, addressRows: CompressedRows<AddressPoint>, records: FramedRecords)
 
 extension LinkPipeline {
     /// frame: the footprints and points projected into `frame` (in place when nothing writes them
@@ -67,7 +67,7 @@ extension LinkPipeline {
             let addressIn = inside.covering(addressPoints, pool: pool)
             for i in keepAddress.indices where !addressIn[i] { keepAddress[i] = false; account.outsideAddresses += 1 }
         }
-        // (Of the parked rows, only those named in a reject are unpacked.)
+        // (Of the compressed rows, only those named in a reject are unpacked.)
         if keep.contains(false) {
             for ((_, reason), row) in zip(unusable, buildings.rows(at: unusable.map(\.building), pool: pool)) {
                 account.buildingRejects.append(Reject(layer: "buildings", sourceRow: row.sourceRow, id: row.id, reason: reason))

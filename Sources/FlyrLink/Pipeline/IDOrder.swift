@@ -35,9 +35,9 @@ enum IDOrder {
         }
     }
 
-    /// The parked rows' indices in id order, each id once (its first row; repeats made rejects), sorted
-    /// by `keyed` while the rows stay parked; only rows sharing their 16-byte prefix are unpacked.
-    static func keptOrder<T: Ingest.Identified & ParkableRow>(_ keyed: inout [Keyed], parked: ParkedRows<T>, dropping: [Bool]? = nil, layer: String,
+    /// The compressed rows' indices in id order, each id once (its first row; repeats made rejects), sorted
+    /// by `keyed` while the rows stay compressed; only rows sharing their 16-byte prefix are unpacked.
+    static func keptOrder<T: Ingest.Identified & CompressibleRow>(_ keyed: inout [Keyed], compressed: CompressedRows<T>, dropping: [Bool]? = nil, layer: String,
                                                              rejects: inout [Reject], pool: WorkerPool) -> [Int32] {
         if let dropping, dropping.contains(true) { keyed.removeAll { dropping[Int($0.index)] } }
         // (The row breaks ties, so the order is total: the same whatever the thread count.)
@@ -55,12 +55,12 @@ enum IDOrder {
         guard !shared.isEmpty else { return order }
         let tied = shared.flatMap { order[$0].map(Int.init) }
         var rowOf: [Int32: T] = [:]
-        for (i, row) in zip(tied, parked.rows(at: tied, pool: pool)) { rowOf[Int32(i)] = row }
+        for (i, row) in zip(tied, compressed.rows(at: tied, pool: pool)) { rowOf[Int32(i)] = row }
         func id<R>(_ i: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { rowOf[i]!.withIDUTF8(body) }
         var repeats = Set<Int>()
         for range in shared {
             order[range].sort { a, b in id(a) { x in id(b) { y in x.elementsEqual(y) ? a < b : x.lexicographicallyPrecedes(y) } } }
-            // In id order, a repeat is an id equal to the one before it (ties keep the parked order).
+            // In id order, a repeat is an id equal to the one before it (ties keep the rows' order).
             var first = order[range.lowerBound]
             for k in range.dropFirst() {
                 let i = order[k]

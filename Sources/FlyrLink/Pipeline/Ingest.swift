@@ -4,9 +4,9 @@ import Foundation
 /// every row that cannot be used. Judges geometry type, emptiness, CRS range and ids.
 struct Ingest {
     /// A layer as ingested; `Geometry`: its footprints (buildings) or points (addresses).
-    struct Result<T: ParkableRow, Geometry> {
-        /// The accepted rows in id order, parked until the stages that read them (`ParkedRows`).
-        var rows: ParkedRows<T>
+    struct Result<T: CompressibleRow, Geometry> {
+        /// The accepted rows in id order, compressed until the stages that read them (`CompressedRows`).
+        var rows: CompressedRows<T>
         var rejects: [Reject]
         /// The CRS used for the source, and whether it was assumed (the source had none).
         var crs: String
@@ -92,15 +92,15 @@ struct Ingest {
     // MARK: addresses
 
     /// Addresses taken batch by batch as read, points in the source CRS until `sortIDs`; rows are
-    /// parked as they come, each with its id order key, so they are not held beside the keys' sort.
+    /// compressed as they come, each with its id order key, so they are not held beside the keys' sort.
     final class AddressIntake {
         private let layer = "addresses"
-        private let parked = ParkedRows<AddressPoint>.Builder()
+        private let compressed = CompressedRows<AddressPoint>.Builder()
         /// Every row's id order key, made as it is read (`IDOrder.keptOrder` sorts them while
-        /// the rows stay parked).
+        /// the rows stay compressed).
         private var keys: [IDOrder.Keyed] = []
         /// What `sortIDs` leaves for `finish`.
-        private var sorted: (rows: ParkedRows<AddressPoint>, order: [Int32], crs: String, assumed: Bool, generated: Int)?
+        private var sorted: (rows: CompressedRows<AddressPoint>, order: [Int32], crs: String, assumed: Bool, generated: Int)?
         /// Row k's point (in the source's CRS until `finish`).
         private var locations: [Point2] = []
         private var rejects: [Reject] = []
@@ -180,7 +180,7 @@ struct Ingest {
             for row in batchRows {
                 let address = AddressPoint(packed: PackedFields(slab, at: row.fields), sourceRow: row.row)
                 keys.append(IDOrder.keyed(address, index: keys.count))
-                parked.append(address)
+                compressed.append(address)
                 locations.append(row.location)
             }
         }
@@ -189,7 +189,7 @@ struct Ingest {
         /// reorders the points. Two steps, so no layer's keys are held beside the footprints' reordering.
         func sortIDs(_ table: SourceTable, pool: WorkerPool) throws(InputError) {
             if let tooMany { throw InputError("\(layer): \(table.spec.description): \(tooMany)") }
-            let rows = parked.finish()
+            let rows = compressed.finish()
             let (crs, assumed) = try usableCRS(for: table, sample: Array(locations.prefix(1000)))
             // Points already in lon/lat keep their exact input values, where they are; the others
             // are projected, their source coordinates kept for the rejects' text.
@@ -210,7 +210,7 @@ struct Ingest {
                     items[k].id = ids.generate(content: content, at: [locations[k]])
                 }
             }
-            let order = IDOrder.keptOrder(&keys, parked: named, dropping: outside, layer: layer, rejects: &rejects, pool: pool)
+            let order = IDOrder.keptOrder(&keys, compressed: named, dropping: outside, layer: layer, rejects: &rejects, pool: pool)
             sorted = (named, order, crs, assumed, ids.generated)
         }
 
@@ -239,10 +239,10 @@ struct Ingest {
     // MARK: buildings
 
     /// Buildings taken batch by batch as read; footprints in the source CRS until `finish`, in a store
-    /// beside the rows (row k's is the k-th); rows parked as they come, as the addresses'.
+    /// beside the rows (row k's is the k-th); rows compressed as they come, as the addresses'.
     final class BuildingIntake {
         private let layer = "buildings"
-        private let parked = ParkedRows<Building>.Builder()
+        private let compressed = CompressedRows<Building>.Builder()
         /// (As the addresses'.)
         private var keys: [IDOrder.Keyed] = []
         private let footprints = FootprintStore.Builder()
@@ -317,7 +317,7 @@ struct Ingest {
                 let building = Building(packedID: PackedFields(slab, at: row.id), height: row.height, levels: row.levels, type: row.type,
                                         sourceRow: row.row)
                 keys.append(IDOrder.keyed(building, index: keys.count))
-                parked.append(building)
+                compressed.append(building)
             }
         }
 
@@ -331,7 +331,7 @@ struct Ingest {
             if !CRSInfo.isWGS84(crs) { try toLonLat(footprints, table: table, crs: crs, pool: pool) }
             let outside = pool.map(footprints.count, chunkSize: 16_384) { _, k in !footprints[k].points.allSatisfy(inRange) }
             var ids = IDRegistry(layer: layer)
-            let rows = Ingest.named(parked.finish(), keys: &keys, outside: outside, unnamed: unnamed, pool: pool) { items in
+            let rows = Ingest.named(compressed.finish(), keys: &keys, outside: outside, unnamed: unnamed, pool: pool) { items in
                 for k in items.indices where outside[k] {
                     rejects.append(Reject(layer: layer, sourceRow: items[k].sourceRow, id: items[k].id.isEmpty ? nil : items[k].id,
                                           reason: "coordinates outside the valid range of its CRS"))
@@ -340,32 +340,32 @@ struct Ingest {
                     items[k].id = ids.generate(content: [], at: footprints.footprint(k).polygons.flatMap(\.shell))
                 }
             }
-            let order = IDOrder.keptOrder(&keys, parked: rows, dropping: outside, layer: layer, rejects: &rejects, pool: pool)
+            let order = IDOrder.keptOrder(&keys, compressed: rows, dropping: outside, layer: layer, rejects: &rejects, pool: pool)
             return Ingest.ordered(rows, order: order, rejects: rejects, crs: crs, assumed: assumed, generated: ids.generated) { order in
                 FootprintStore(footprints, order: order, pool: pool, consumingSource: true)
             }
         }
     }
 
-    /// The parked rows with `fix` (rejects for `outside`, ids for `unnamed`) applied when needed:
-    /// unparked, fixed, parked again with their keys made anew.
-    static func named<T: Identified & ParkableRow>(_ rows: ParkedRows<T>, keys: inout [IDOrder.Keyed], outside: [Bool], unnamed: [Int],
-                                                   pool: WorkerPool, _ fix: (inout [T]) -> Void) -> ParkedRows<T> {
+    /// The compressed rows with `fix` (rejects for `outside`, ids for `unnamed`) applied when needed:
+    /// decompressed, fixed, compressed again with their keys made anew.
+    static func named<T: Identified & CompressibleRow>(_ rows: CompressedRows<T>, keys: inout [IDOrder.Keyed], outside: [Bool], unnamed: [Int],
+                                                   pool: WorkerPool, _ fix: (inout [T]) -> Void) -> CompressedRows<T> {
         guard outside.contains(true) || !unnamed.isEmpty else { return rows }
-        var items = rows.restore(pool: pool)
+        var items = rows.decompressed(pool: pool)
         fix(&items)
         keys = items.indices.map { IDOrder.keyed(items[$0], index: $0) }
-        return ParkedRows(items, pool: pool)
+        return CompressedRows(compressing: items, pool: pool)
     }
 
     /// The rows and their geometry (`reordered`) put in `order` (id order, `IDOrder.keptOrder`): outputs
     /// follow ids, not the source's row order, so the same data gives the same bytes from any format.
-    static func ordered<T: Identified & ParkableRow, Geometry>(_ parked: ParkedRows<T>, order: [Int32], rejects: [Reject], crs: String,
+    static func ordered<T: Identified & CompressibleRow, Geometry>(_ compressed: CompressedRows<T>, order: [Int32], rejects: [Reject], crs: String,
                                                                assumed: Bool, generated: Int,
                                                                reordered: (_ order: [Int32]) -> Geometry) -> Result<T, Geometry> {
-        parked.arrange(order)
+        compressed.arrange(order)
         let rejects = rejects.sorted { $0.sourceRow < $1.sourceRow }
-        return Result(rows: parked, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated, geometry: reordered(order))
+        return Result(rows: compressed, rejects: rejects, crs: crs, crsAssumed: assumed, generatedIDs: generated, geometry: reordered(order))
     }
 
     /// An accepted row: its id and where it came from.

@@ -1,10 +1,10 @@
-/// The two layers as ingested, in lon/lat: each one's rows parked in id order with its geometry
+/// The two layers as ingested, in lon/lat: each one's rows compressed in id order with its geometry
 /// beside them, and what the report says of the sources.
 struct IngestedLayers {
-    var buildingRows: ParkedRows<Building>
+    var buildingRows: CompressedRows<Building>
     /// The buildings' footprints, in the rows' order.
     var footprints: FootprintStore
-    var addressRows: ParkedRows<AddressPoint>
+    var addressRows: CompressedRows<AddressPoint>
     /// The addresses' points, in the rows' order.
     var points: [Point2]
     var sources: InputSources
@@ -16,7 +16,7 @@ extension LinkPipeline {
     func ingestStage(_ read: consuming ReadLayers, _ clock: Clock, _ pool: WorkerPool) throws -> IngestedLayers {
         let running = start(.ingest, clock)
         let tile = options.tile?.tile.index ?? 0, packs = read.packs
-        func unpacked<Row: ParkableRow, Geometry>(_ layer: LayerRole, _ spec: SourceSpec, _ geometry: (TilePack.Layer<Row>) -> Geometry)
+        func unpacked<Row: CompressibleRow, Geometry>(_ layer: LayerRole, _ spec: SourceSpec, _ geometry: (TilePack.Layer<Row>) -> Geometry)
             throws(InputError) -> (result: Ingest.Result<Row, Geometry>, source: SourceSummary) {
             let pack = try TilePack.read(packs[layer]!.path, sha256: packs[layer]!.sha256, tile: tile, layer: layer, as: Row.self, pool: pool)
             return (Ingest.Result(pack, geometry: geometry(pack)), SourceSummary(pack.header, spec: spec))

@@ -2,7 +2,7 @@
 /// number, then address id) and indexes them by address and building.
 enum LinkAssembly {
     /// `unlinked`: each unlinked address's reason. `links` is emptied once grouped (a run's second
-    /// largest array); reads the addresses, not the buildings (unparked after this).
+    /// largest array); reads the addresses, not the buildings (decompressed after this).
     static func assemble(_ run: inout LinkRun, links: inout [Link], unlinked: [UnlinkedReason?], buildingCount: Int,
                          pool: WorkerPool = WorkerPool(threads: 1)) {
         let addresses = run.addresses

@@ -14,7 +14,7 @@ public struct LinkPipeline {
     /// A links-only run into a directory writes no geometry and no address fields: it keeps no lon/lat
     /// footprints, and of the address fields only those linking reads (`AddressField.linking`).
     var writesRecords: Bool {
-        options.only != .links || PostgresTarget.conninfo(from: options.outputDirectory) != nil
+        options.only != .links || PostgresTarget.conninfo(from: options.output) != nil
     }
 
     /// The stages in order. Each consumes what no later stage reads and hands on what the next

@@ -1,5 +1,5 @@
 /// The match stage's outcome: a link or an unlinked reason per address (not a whole verdict), the
-/// address rows unparked, and the scene of the possible townhouse rows: all the split reads.
+/// address rows decompressed, and the scene of the possible townhouse rows: all the split reads.
 struct MatchedAddresses {
     var links: [Link]
     var unlinked: [UnlinkedReason?]
@@ -9,8 +9,8 @@ struct MatchedAddresses {
 
 extension LinkPipeline {
     /// match: each address's link or why it has none, as `source` decides; the scene, the grid
-    /// and the parked address rows end here.
-    func matchStage(_ indexed: consuming IndexedScene, _ addressRows: consuming ParkedRows<AddressPoint>, buildingRows: ParkedRows<Building>,
+    /// and the compressed address rows end here.
+    func matchStage(_ indexed: consuming IndexedScene, _ addressRows: consuming CompressedRows<AddressPoint>, buildingRows: CompressedRows<Building>,
                     accessory: [Bool], deciding source: any DecisionSource, _ clock: Clock, _ pool: WorkerPool) throws -> MatchedAddresses {
         let running = start(.match, clock)
         let matched = try source.decide(consume indexed, consume addressRows, buildingRows: buildingRows, accessory: accessory,
@@ -27,16 +27,15 @@ extension MatchedAddresses {
         let rows = Self.linkedTwice(decided.links, buildingCount: scene.footprints.count)
         let rowScene = scene.restricted(toBuildings: rows, pool: pool)
         BackgroundRelease.dropAndTrim(consume scene)
-        rowScene.give(addressKeys: HouseNumber.keys(addresses, pool: pool))
-        self.init(links: decided.links, unlinked: decided.unlinked, addresses: addresses, rowScene: rowScene)
+        self.init(links: decided.links, unlinked: decided.unlinked, addresses: addresses,
+                  rowScene: rowScene.withAddressKeys(HouseNumber.keys(addresses, pool: pool)))
     }
 
-    /// `decided`, with the split's scene cut from what the search parked.
-    init(_ decided: (links: [Link], unlinked: [UnlinkedReason?]), addresses: [AddressPoint], cutFrom parked: ParkedScene, pool: WorkerPool) {
-        let rows = Self.linkedTwice(decided.links, buildingCount: parked.buildingCount)
-        let rowScene = MetricScene.restricted(to: rows, of: parked.footprints, addressPoints: parked.addressPoints, pool: pool)
-        rowScene.give(addressKeys: parked.houseKeys)
-        self.init(links: decided.links, unlinked: decided.unlinked, addresses: addresses, rowScene: rowScene)
+    /// `decided`, with the split's scene cut from what the search left compressed.
+    init(_ decided: (links: [Link], unlinked: [UnlinkedReason?]), addresses: [AddressPoint], cutFrom compressed: CompressedScene, pool: WorkerPool) {
+        let rows = Self.linkedTwice(decided.links, buildingCount: compressed.buildingCount)
+        let rowScene = MetricScene.restricted(to: rows, of: compressed.footprints, addressPoints: compressed.addressPoints, pool: pool)
+        self.init(links: decided.links, unlinked: decided.unlinked, addresses: addresses, rowScene: rowScene.withAddressKeys(compressed.houseKeys))
     }
 
     /// The buildings (ascending) that two links or more name: the only possible townhouse rows.

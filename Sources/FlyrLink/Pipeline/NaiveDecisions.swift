@@ -1,11 +1,11 @@
 /// The baseline (`--matcher naive`): containment, then the nearest footprint within reach.
 struct NaiveDecisions: DecisionSource {
-    func decide(_ indexed: consuming IndexedScene, _ addressRows: consuming ParkedRows<AddressPoint>, buildingRows: ParkedRows<Building>,
+    func decide(_ indexed: consuming IndexedScene, _ addressRows: consuming CompressedRows<AddressPoint>, buildingRows: CompressedRows<Building>,
                 accessory: [Bool], options: RunOptions, pool: WorkerPool) -> MatchedAddresses {
         let previous = StickyLinks.previous(options.previousLinks, addressRows: addressRows, buildingRows: buildingRows, pool: pool)
         let scene = indexed.scene
         let proposals = Self.proposals(scene, index: indexed.index, accessory: accessory, previous: previous, options: options.link, pool: pool)
-        let addresses = (consume addressRows).restore(pool: pool)
+        let addresses = (consume addressRows).decompressed(pool: pool)
         let decided = ProximityMatcher.decide(proposals: consume proposals, pool: pool)
         _ = consume indexed  // (the grid freed; the scene is `scene`'s alone)
         return MatchedAddresses(decided, addresses: addresses, cutFrom: consume scene, pool: pool)

@@ -14,7 +14,7 @@ public enum PipelineFile {
     /// `RemoteReadLimits`' keys (whole numbers).
     static let remoteKeys: Set<String> = ["remote_timeout", "remote_min_rate", "remote_rate_window"]
 
-    public static func load(_ path: String) throws(InputError) -> RunSettings {
+    public static func load(_ path: String) throws(InputError) -> RunRequest {
         let table = try parse(path)
         let base = URL(fileURLWithPath: path).deletingLastPathComponent()
         return try settings(from: table, base: base, file: path)
@@ -118,7 +118,7 @@ public enum PipelineFile {
         return nil
     }
 
-    static func settings(from table: TOMLTable, base: URL, file: String) throws(InputError) -> RunSettings {
+    static func settings(from table: TOMLTable, base: URL, file: String) throws(InputError) -> RunRequest {
         for key in table.keys.sorted() where !knownKeys.contains(key) {
             throw InputError("\(file): unknown key '\(key)' (known: \(knownKeys.sorted().joined(separator: ", ")))")
         }
@@ -140,7 +140,7 @@ public enum PipelineFile {
             }
             return out
         }
-        var s = RunSettings()
+        var s = RunRequest()
         s.buildings = try string("buildings")
         s.buildingsLayer = try string("buildings_layer")
         s.buildingsCRS = try string("buildings_crs")

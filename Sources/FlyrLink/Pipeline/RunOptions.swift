@@ -32,8 +32,9 @@ public struct RunOptions: Sendable, Codable {
     public var buildings: SourceSpec
     public var addresses: SourceSpec
     public var territory: SourceSpec?
-    public var outputDirectory: String
-    /// How the outputs are laid out (`--format`; by default from `outputDirectory`'s extension).
+    /// Where the outputs go (`--out`): a directory, a file (`.gpkg`, …) or a PostgreSQL URI.
+    public var output: String
+    /// How the outputs are laid out (`--format`; by default from `output`'s extension).
     public var format: OutputFormat = .dir
     /// Replace a look-alike of an output, any GeoPackage, or an evidence file of the user's (`--overwrite`; see `OutputTarget`).
     public var overwrite = false
@@ -71,13 +72,20 @@ public struct RunOptions: Sendable, Codable {
     /// (`TileDecisions`), taken in place of the match stage's own (`flyr-link run --decisions`).
     public var decisionsDirectory: String?
 
+    /// The stored properties in their order; plan.json keeps the key `outputDirectory`.
+    enum CodingKeys: String, CodingKey {
+        case buildings, addresses, territory, output = "outputDirectory", format, overwrite, allowEmpty, campaignID, link, units, threads
+        case only, writeHTML, fields, parquetReader, remoteLimits, heightUnit, previousLinks, linkModelPath, evidencePath, tile
+        case decisionsDirectory
+    }
+
     public static var defaultThreads: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) }
 
-    public init(buildings: SourceSpec, addresses: SourceSpec, outputDirectory: String) {
+    public init(buildings: SourceSpec, addresses: SourceSpec, output: String) {
         self.buildings = buildings
         self.addresses = addresses
-        self.outputDirectory = outputDirectory
-        format = OutputFormat.inferred(from: outputDirectory)
+        self.output = output
+        format = OutputFormat.inferred(from: output)
     }
 
     /// The given campaign id, or a UUIDv5 of the inputs' canonical locations (absolute paths with
@@ -96,7 +104,7 @@ public struct RunOptions: Sendable, Codable {
         if let c = campaignID, !UUIDv5.isValid(c) { throw InputError("--campaign '\(c)' is not a UUID") }
         if let why = OptionLimits.distanceProblem("--max-distance (max_distance)", link.maxDistance) { throw InputError(why) }
         if let why = OptionLimits.distanceProblem("--sticky-margin (sticky_margin)", link.stickyMargin) { throw InputError(why) }
-        if let why = format.problem(out: outputDirectory) { throw InputError(why) }
+        if let why = format.problem(out: output) { throw InputError(why) }
         if let why = OptionLimits.countProblem("--threads (threads)", threads, maximum: OptionLimits.threads) { throw InputError(why) }
         try remote.validate()
         try fields.validate()

@@ -9,8 +9,8 @@ struct LinkedAddresses {
 
 extension LinkPipeline {
     /// split: townhouse rows into unit slices, on the scene of the possible rows; the scene is freed
-    /// off this thread first, and only the planned rows' parked building rows are unpacked.
-    func splitStage(_ matched: consuming MatchedAddresses, buildingRows: ParkedRows<Building>, frame: LocalMetricFrame,
+    /// off this thread first, and only the planned rows' compressed building rows are unpacked.
+    func splitStage(_ matched: consuming MatchedAddresses, buildingRows: CompressedRows<Building>, frame: LocalMetricFrame,
                     _ clock: Clock, _ pool: WorkerPool) -> LinkedAddresses {
         let running = start(.split, clock)
         let rowScene = matched.rowScene
@@ -19,7 +19,7 @@ extension LinkPipeline {
         var plans: [TownhouseSplitter.Plan?] = []
         if options.units == .split {
             let candidates = TownhouseSplitter.Candidates(links: linked.links, scene: rowScene, buildingCount: buildingRows.count, pool: pool)
-            // The possible rows' levels and types (a block of flats is not cut), from their parked rows.
+            // The possible rows' levels and types (a block of flats is not cut), from their compressed rows.
             let rows = buildingRows.rows(at: rowScene.buildings.map(Int.init), pool: pool)
             plans = TownhouseSplitter.plans(scene: rowScene, candidates: candidates, addresses: linked.addresses, levels: rows.map(\.levels),
                                             types: rows.map(\.type), frame: frame, pool: pool, slicesInLonLat: writesRecords)

@@ -46,7 +46,7 @@ public enum SnapshotPipelineFile {
 
     /// The keys of one level (the file, or one campaign): snapshot keys here, the rest as a run's.
     struct Level {
-        var settings: RunSettings
+        var settings: RunRequest
         var root: String?
         var roads: String?
         var roadsLayer: String?

@@ -6,13 +6,13 @@ public struct SnapshotRequest: Sendable {
     public var campaign: String
     public var root: String
     /// Sources, territory and link options (`out` and `campaign` are ignored: the snapshot sets them).
-    public var settings: RunSettings
+    public var settings: RunRequest
     public var roads: SourceSpec?
     /// Keep this many versions (never removing `current`); nil keeps all.
     public var keep: Int?
     public var stickyMargin: Double = LinkOptions.defaultStickyMargin
 
-    public init(campaign: String, root: String, settings: RunSettings) {
+    public init(campaign: String, root: String, settings: RunRequest) {
         self.campaign = campaign
         self.root = root
         self.settings = settings
@@ -119,7 +119,7 @@ public enum Snapshotter {
         } catch {
             throw OutputError("cannot write in \(dir.url.path): \(error.localizedDescription)")
         }
-        options.outputDirectory = stage.path
+        options.output = stage.path
 
         let run = try LinkPipeline(options: options, observer: observer).run()
         TestPause.point("linked")

@@ -1,8 +1,8 @@
 internal import CZstd
 
-/// Bytes parked compressed (zstd, level 1: parking is on the run's path, and these planes and
-/// records compress well at it): one chunk of `ParkedRows` or `ParkedFootprints`. The owner frees
-/// it (`free()`) when it is done with it.
+/// Bytes compressed in memory (zstd, level 1: compressing is on the run's path, and these planes and
+/// records compress well at it): one chunk of `CompressedRows` or `CompressedFootprints`. The owner
+/// frees it (`free()`) when it is done with it.
 struct ZstdChunk {
     let compressed: UnsafeMutableRawBufferPointer
     let rawSize: Int
@@ -19,7 +19,7 @@ struct ZstdChunk {
         rawSize = source.count
     }
 
-    /// The parked bytes again, into `raw` (a buffer to reuse, resized to them); `what` names the
+    /// The bytes decompressed, into `raw` (a buffer to reuse, resized to them); `what` names the
     /// chunk if it does not unpack (memory of this process, or a tile's pack whose SHA-256 its plan
     /// vouches for: a failure is a defect, not input).
     func unpack(into raw: inout [UInt8], what: String) {
@@ -34,9 +34,9 @@ struct ZstdChunk {
     func free() { compressed.deallocate() }
 
     /// The chunk as bytes: its raw size and its compressed size, then the compressed bytes. A
-    /// tile's pack (`TilePack`) carries parked chunks to another process.
+    /// tile's pack (`TilePack`) carries compressed chunks to another process.
     func append(to bytes: inout [UInt8]) {
-        // (The reader takes sizes up to 2³¹ - 1: a parked chunk of 65,536 rows is far smaller.)
+        // (The reader takes sizes up to 2³¹ - 1: a chunk of 65,536 rows is far smaller.)
         precondition(rawSize <= Int(Int32.max) && compressed.count <= Int(Int32.max), "a chunk larger than 2 GiB")
         Self.append(size: rawSize, to: &bytes)
         Self.append(size: compressed.count, to: &bytes)

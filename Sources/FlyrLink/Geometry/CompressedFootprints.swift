@@ -1,14 +1,14 @@
-/// Footprints parked as lossless zstd chunks while no stage reads them, coordinates xored with the
+/// Footprints compressed in lossless zstd chunks while no stage reads them, coordinates xored with the
 /// previous point's by byte plane (plain zstd keeps 73% of their bytes, this 51%).
-final class ParkedFootprints: @unchecked Sendable {
-    /// The buildings parked, ascending: parked footprint k is building `buildings[k]`'s.
+final class CompressedFootprints: @unchecked Sendable {
+    /// The buildings compressed, ascending: compressed footprint k is building `buildings[k]`'s.
     let buildings: [Int32]
     private let chunks: [ZstdChunk]
 
     static var chunkFootprints: Int { 16_384 }
 
     /// The footprints of `buildings` (ascending; footprint b of `store` is building b's).
-    init(_ store: FootprintStore, buildings: [Int32], pool: WorkerPool) {
+    init(compressing store: FootprintStore, buildings: [Int32], pool: WorkerPool) {
         self.buildings = buildings
         let n = (buildings.count + Self.chunkFootprints - 1) / Self.chunkFootprints
         chunks = pool.map(n, chunkSize: 1, workerState: { [UInt8]() }) { _, raw, c in
@@ -38,14 +38,14 @@ final class ParkedFootprints: @unchecked Sendable {
         guard let (count, chunks) = ZstdChunk.read(counted: bytes, perChunk: chunkFootprints, at: &offset) else { return nil }
         guard count > 0 else { return FootprintStore([]) }
         let all = (0..<Int32(count)).map { $0 }
-        return ParkedFootprints(buildings: all, chunks: chunks).store(of: all, pool: pool)
+        return CompressedFootprints(buildings: all, chunks: chunks).store(of: all, pool: pool)
     }
 
     /// The footprints of `wanted` (ascending; each one of `buildings`), in that order, unpacking
     /// only the chunks that hold them.
     func store(of wanted: [Int32], pool: WorkerPool) -> FootprintStore {
-        // Each wanted building's parked position, cut into each chunk's.
-        let positions = positions(of: wanted, in: buildings, holder: "the parked footprints")
+        // Each wanted building's compressed position, cut into each chunk's.
+        let positions = positions(of: wanted, in: buildings, holder: "the compressed footprints")
         var cuts = [0]
         for i in positions.indices.dropFirst() where positions[i] / Self.chunkFootprints != positions[i - 1] / Self.chunkFootprints { cuts.append(i) }
         cuts.append(positions.count)
@@ -64,7 +64,7 @@ final class ParkedFootprints: @unchecked Sendable {
     /// Chunk `c`'s footprints at `local` (ascending indices in the chunk), as a store.
     private func unpack(_ c: Int, raw: inout [UInt8], local: [Int]) -> FootprintStore {
         let chunk = chunks[c]
-        chunk.unpack(into: &raw, what: "a parked chunk of footprints")
+        chunk.unpack(into: &raw, what: "a compressed chunk of footprints")
         return raw.withUnsafeBytes { bytes in
             let n = bytes.load(as: UInt32.self).littleEndian
             let counts = bytes.baseAddress! + 4

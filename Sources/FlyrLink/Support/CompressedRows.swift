@@ -1,10 +1,10 @@
-/// A row that can be parked: its packed record (`PackedFields`) and a few fixed-width values.
-protocol ParkableRow {
+/// A row that can be compressed: its packed record (`PackedFields`) and a few fixed-width values.
+protocol CompressibleRow {
     /// Bytes of the fixed-width part.
     static var fixedWidth: Int { get }
     /// The fixed-width part written at `fixed` (not aligned), the record's bytes appended to
     /// `records` (a 0 byte when it has none). Reads the row in place (no reference counted).
-    func park(fixed: UnsafeMutableRawPointer, records: inout [UInt8])
+    func pack(fixed: UnsafeMutableRawPointer, records: inout [UInt8])
     /// The row again, from its record and its fixed-width part (not aligned).
     init(packedFields: PackedFields, fixed: UnsafeRawPointer)
 }
@@ -12,25 +12,25 @@ protocol ParkableRow {
 /// A layer's rows, zstd-compressed in memory from the read until the stages that read them, since
 /// the geometry stages between read only footprints and points (held, the rows were a third of their peak).
 /// Chunks of `chunkRows` in read order (fixed parts, then records; 0 for none), read back in `order`.
-final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
-    /// How many rows were parked.
-    let parkedCount: Int
+final class CompressedRows<Row: CompressibleRow>: @unchecked Sendable {
+    /// How many rows were compressed.
+    let compressedCount: Int
     private let chunks: [ZstdChunk]
-    /// The parked row at each position the rows are read back at (nil: all, as parked).
+    /// The compressed row at each position the rows are read back at (nil: all, as compressed).
     private(set) var order: [Int32]?
 
     static var chunkRows: Int { 65_536 }
 
     /// How many rows are read back.
-    var count: Int { order?.count ?? parkedCount }
+    var count: Int { order?.count ?? compressedCount }
 
     private init(count: Int, chunks: [ZstdChunk]) {
-        parkedCount = count
+        compressedCount = count
         self.chunks = chunks
     }
 
-    /// `rows`, parked on the workers.
-    convenience init(_ rows: [Row], pool: WorkerPool) {
+    /// `rows`, compressed on the workers.
+    convenience init(compressing rows: [Row], pool: WorkerPool) {
         let n = (rows.count + Self.chunkRows - 1) / Self.chunkRows
         let chunks = rows.withUnsafeBufferPointer { rows in
             pool.map(n, chunkSize: 1, workerState: { [UInt8]() }) { _, raw, c in
@@ -44,7 +44,7 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
         for chunk in chunks { chunk.free() }
     }
 
-    /// Rows parked as they come (a reader's batches), a chunk whenever `chunkRows` have come.
+    /// Rows compressed as they come (a reader's batches), a chunk whenever `chunkRows` have come.
     final class Builder {
         private var chunks: [ZstdChunk] = []
         private var pending: [Row] = []
@@ -54,20 +54,20 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
         func append(_ row: consuming Row) {
             pending.append(row)
             count += 1
-            if pending.count == ParkedRows.chunkRows { flush() }
+            if pending.count == CompressedRows.chunkRows { flush() }
         }
 
         private func flush() {
             guard !pending.isEmpty else { return }
-            chunks.append(pending.withUnsafeBufferPointer { ParkedRows.chunk($0, raw: &raw) })
+            chunks.append(pending.withUnsafeBufferPointer { CompressedRows.chunk($0, raw: &raw) })
             pending.removeAll(keepingCapacity: true)
         }
 
         /// Everything appended (the builder is left empty).
-        func finish() -> ParkedRows {
+        func finish() -> CompressedRows {
             flush()
             defer { (chunks, pending, raw, count) = ([], [], [], 0) }
-            return ParkedRows(count: count, chunks: chunks)
+            return CompressedRows(count: count, chunks: chunks)
         }
 
         deinit {
@@ -75,7 +75,7 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
         }
     }
 
-    /// From now on the rows are read back as `order` gives them (parked indices, each once at most).
+    /// From now on the rows are read back as `order` gives them (compressed indices, each once at most).
     func arrange(_ order: [Int32]) {
         self.order = order
     }
@@ -89,7 +89,7 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
     private func position(_ k: Int) -> Int32 { order.map { $0[k] } ?? Int32(k) }
 
     /// The rows, unpacked on the workers (each chunk's records into a slab of their own), in order.
-    func restore(pool: WorkerPool) -> [Row] {
+    func decompressed(pool: WorkerPool) -> [Row] {
         ResultSlots<Row>.collect(count) { slots in
             forEachRow(pool: pool) { k, row in slots.set(k, row) }
         }
@@ -106,7 +106,7 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
     /// The rows at `positions` (in the current order), unpacking only the chunks that hold them,
     /// and of those only the rows asked for.
     func rows(at positions: [Int], pool: WorkerPool) -> [Row] {
-        // The parked indices wanted, ascending, cut into each chunk's.
+        // The compressed indices wanted, ascending, cut into each chunk's.
         let wanted = Array(Set(positions.map { Int(position($0)) })).sorted()
         var cuts = [0]
         for k in wanted.indices.dropFirst() where wanted[k] / Self.chunkRows != wanted[k - 1] / Self.chunkRows { cuts.append(k) }
@@ -130,9 +130,9 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
     /// Every row unpacked, with its position in the current order, on the workers a chunk at a
     /// time (rows left out of the order are skipped).
     private func forEachRow(pool: WorkerPool, _ body: (Int, consuming Row) -> Void) {
-        // Where each parked row goes (-1: left out).
+        // Where each compressed row goes (-1: left out).
         let positionOf: [Int32]? = order.map { order in
-            var at = [Int32](repeating: -1, count: parkedCount)
+            var at = [Int32](repeating: -1, count: compressedCount)
             for (k, i) in order.enumerated() { at[Int(i)] = Int32(k) }
             return at
         }
@@ -148,8 +148,8 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
 
     /// Chunk `c`'s rows (those `wanted` by their index in the chunk), each with that index.
     private func unpack(_ c: Int, raw: inout [UInt8], wanted: (Int) -> Bool = { _ in true }, _ body: (Int, consuming Row) -> Void) {
-        let chunk = chunks[c], n = min(Self.chunkRows, parkedCount - c * Self.chunkRows)
-        chunk.unpack(into: &raw, what: "a parked chunk")
+        let chunk = chunks[c], n = min(Self.chunkRows, compressedCount - c * Self.chunkRows)
+        chunk.unpack(into: &raw, what: "a compressed chunk")
         raw.withUnsafeBufferPointer { bytes in
             let records = UnsafeBufferPointer(rebasing: bytes[(n * Row.fixedWidth)...])
             let slab = FieldSlab(records)
@@ -171,23 +171,23 @@ final class ParkedRows<Row: ParkableRow>: @unchecked Sendable {
         var records: [UInt8] = []
         records.reserveCapacity(rows.count * 32)
         raw.withUnsafeMutableBytes { fixed in
-            for k in rows.indices { rows[k].park(fixed: fixed.baseAddress! + k * Row.fixedWidth, records: &records) }
+            for k in rows.indices { rows[k].pack(fixed: fixed.baseAddress! + k * Row.fixedWidth, records: &records) }
         }
         raw += records
         return raw.withUnsafeBytes { ZstdChunk(compressing: $0) }
     }
 }
 
-extension ParkedRows {
+extension CompressedRows {
     /// The rows as bytes, for a tile's pack (`TilePack`): their count, then each chunk
-    /// (`ZstdChunk.append(count:_:to:)`). Only rows read back as parked (no order).
+    /// (`ZstdChunk.append(count:_:to:)`). Only rows read back as compressed (no order).
     func append(to bytes: inout [UInt8]) {
-        precondition(order == nil, "rows parked in their own order")
-        ZstdChunk.append(count: parkedCount, chunks, to: &bytes)
+        precondition(order == nil, "rows compressed in their own order")
+        ZstdChunk.append(count: compressedCount, chunks, to: &bytes)
     }
 
     /// The rows `append(to:)` wrote at `offset` (moved past them); nil when the bytes end first.
-    static func read(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> ParkedRows? {
-        ZstdChunk.read(counted: bytes, perChunk: chunkRows, at: &offset).map { ParkedRows(count: $0.count, chunks: $0.chunks) }
+    static func read(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> CompressedRows? {
+        ZstdChunk.read(counted: bytes, perChunk: chunkRows, at: &offset).map { CompressedRows(count: $0.count, chunks: $0.chunks) }
     }
 }

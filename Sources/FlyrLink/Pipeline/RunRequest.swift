@@ -1,6 +1,6 @@
-/// A run as the user describes it, every key optional: from command-line flags, from a pipeline
-/// file, or both (flags win). `options()` checks it and makes the `RunOptions`.
-public struct RunSettings: Sendable, Equatable {
+/// A run as the user asks for it, every key optional and unchecked (flags over a pipeline file):
+/// a request, not yet options; `options()` checks it and resolves it into the `RunOptions` a run reads.
+public struct RunRequest: Sendable, Equatable {
     public var buildings: String?
     public var buildingsLayer: String?
     public var buildingsCRS: String?
@@ -38,8 +38,8 @@ public struct RunSettings: Sendable, Equatable {
 
     public init() {}
 
-    /// These settings, with anything unset taken from `base`.
-    public func merged(over base: RunSettings) -> RunSettings {
+    /// This request, with anything unset taken from `base`.
+    public func merged(over base: RunRequest) -> RunRequest {
         var r = self
         r.buildings = buildings ?? base.buildings
         r.buildingsLayer = buildingsLayer ?? base.buildingsLayer
@@ -78,7 +78,7 @@ public struct RunSettings: Sendable, Equatable {
         guard let out else { throw InputError("no output directory: give --out or `out` in the pipeline file") }
         var o = RunOptions(buildings: SourceSpec.parse(buildings, layer: buildingsLayer, crs: buildingsCRS),
                            addresses: SourceSpec.parse(addresses, layer: addressesLayer, crs: addressesCRS),
-                           outputDirectory: out)
+                           output: out)
         o.territory = territory.map { SourceSpec.parse($0, layer: territoryLayer) }
         o.campaignID = campaign
         o.overwrite = overwrite ?? false
