@@ -14,9 +14,11 @@ if [ -z "${FLYR_TEST_PG:-}" ]; then
   FLYR_TEST_PG=$(scripts/pg-test-server.sh start "$pgdir")
   export FLYR_TEST_PG
 fi
-log=$(mktemp)
+# The XCTest cases in two processes at once (each test makes its own directories and database
+# schemas); their counts from the xUnit report.
+xunit=$(mktemp --suffix=.xml)
 status=0
-swift test "${scratch[@]}" --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log" || status=$?
+swift test "${scratch[@]}" --skip-build --disable-swift-testing --parallel --num-workers 2 --xunit-output "$xunit" "$@" || status=$?
 # The Python package (python/test.sh: pytest on Helsinki and la_dev, its venv made on first use)
 # over the debug build's binary.
 python_log=$(mktemp)
@@ -32,16 +34,17 @@ distributed/test-cluster.sh 2>&1 | tee "$cluster_log" || status=1
 release_bin=$(swift build -c release "${scratch[@]}" --show-bin-path)
 swift build -c release "${scratch[@]}" --product flyr-synth >/dev/null
 benchmarks/links-digests.sh "$release_bin" || { echo "links digests (benchmarks/links-digests.sh): FAILED"; status=1; }
-# XCTest's closing "Executed N tests, with F failures", restated as the plain closing line (with
-# the distributed checks' and pytest's counts).
-summary=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
+# XCTest's counts (tests, failures and errors of the xUnit report), restated as the plain closing
+# line with the distributed checks' and pytest's.
+summary=$(grep -oE '<testsuite [^>]*>' "$xunit" | head -1 || true)
 cluster=$(grep -E "^distributed: [0-9]+ passed, [0-9]+ failed" "$cluster_log" | tail -1 || true)
 pytest_summary=$(grep -E "^[0-9]+ (passed|failed|errors?|skipped)[a-z0-9, ]* in [0-9.]+s" "$python_log" | tail -1 || true)
 pytest_count() { grep -oE "[0-9]+ $1" <<<"$pytest_summary" | grep -oE "^[0-9]+" || echo 0; }
-rm -f "$log" "$cluster_log" "$python_log"
+rm -f "$xunit" "$cluster_log" "$python_log"
 if [ -n "$summary" ]; then
-  total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
-  failed=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
+  xunit_count() { sed -E "s/.* $1=\"([0-9]+)\".*/\1/" <<<"$summary"; }
+  total=$(xunit_count tests)
+  failed=$(($(xunit_count failures) + $(xunit_count errors)))
   if [ -n "$cluster" ]; then
     total=$((total + $(sed -E 's/^distributed: ([0-9]+) passed, ([0-9]+) failed/\1 + \2/' <<<"$cluster")))
     failed=$((failed + $(sed -E 's/^distributed: ([0-9]+) passed, ([0-9]+) failed/\2/' <<<"$cluster")))
