@@ -269,31 +269,33 @@ def ensure_city(bindir, work, n, seed, profile, formats, fresh):
         run([bindir / "flyr-synth", "generate", "--buildings", n, "--seed", seed, "--profile", profile,
              "--out", d], stdout=subprocess.DEVNULL)
         log(f"generated {size_label(n)} {profile} city in {time.time() - t:.1f} s")
-    if "fgb" in formats:
+    def to_geoparquet(layer, source, tmp):
+        log(f"$ {venv_python()} -c TO_GEOPARQUET {source} {tmp}")
+        p = subprocess.run([venv_python(), "-c", TO_GEOPARQUET, source, tmp], capture_output=True, text=True)
+        if p.returncode != 0:
+            raise HarnessError(f"writing {layer} as GeoParquet failed: {(p.stderr.strip().splitlines() or ['?'])[-1]}")
+        return f" ({p.stdout.strip()})"
+
+    def to_flatgeobuf(layer, source, tmp):
+        run(["ogr2ogr", "-f", "FlatGeobuf", tmp, source])
+        return ""
+
+    # Each layer written beside its GeoJSON once, through a temporary name (an interrupted
+    # conversion never passes for a finished one).
+    for fmt, ext, label, convert in (("fgb", "fgb", "FlatGeobuf", to_flatgeobuf),
+                                     ("parquet", "parquet", "GeoParquet", to_geoparquet)):
+        if fmt not in formats:
+            continue
         for layer in ("buildings", "addresses"):
-            fgb = d / f"{layer}.fgb"
-            if not fgb.exists():
-                t = time.time()
-                tmp = d / f".{layer}.tmp.fgb"
-                tmp.unlink(missing_ok=True)
-                run(["ogr2ogr", "-f", "FlatGeobuf", tmp, d / f"{layer}.geojson"])
-                tmp.rename(fgb)
-                log(f"converted {layer} to FlatGeobuf in {time.time() - t:.1f} s")
-    if "parquet" in formats:
-        for layer in ("buildings", "addresses"):
-            pq = d / f"{layer}.parquet"
-            if not pq.exists():
-                t = time.time()
-                tmp = d / f".{layer}.tmp.parquet"
-                tmp.unlink(missing_ok=True)
-                log(f"$ {venv_python()} -c TO_GEOPARQUET {d / f'{layer}.geojson'} {tmp}")
-                p = subprocess.run([venv_python(), "-c", TO_GEOPARQUET, d / f"{layer}.geojson", tmp],
-                                   capture_output=True, text=True)
-                if p.returncode != 0:
-                    raise HarnessError(f"writing {layer} as GeoParquet failed: "
-                                       f"{(p.stderr.strip().splitlines() or ['?'])[-1]}")
-                tmp.rename(pq)
-                log(f"converted {layer} to GeoParquet in {time.time() - t:.1f} s ({p.stdout.strip()})")
+            out = d / f"{layer}.{ext}"
+            if out.exists():
+                continue
+            t = time.time()
+            tmp = d / f".{layer}.tmp.{ext}"
+            tmp.unlink(missing_ok=True)
+            detail = convert(layer, d / f"{layer}.geojson", tmp)
+            tmp.rename(out)
+            log(f"converted {layer} to {label} in {time.time() - t:.1f} s{detail}")
     return d
 
 
