@@ -6,7 +6,7 @@ let package = Package(
     name: "flyr-link",
     products: [
         .executable(name: "flyr-link", targets: ["FlyrLinkCLI"]),
-        .library(name: "FlyrLink", targets: ["FlyrLink"]),
+        .library(name: "FlyrLink", targets: ["FlyrLink", "FlyrLinkDistributed"]),
         .executable(name: "flyr-synth", targets: ["flyr-synth"]),
     ],
     dependencies: [
@@ -50,16 +50,18 @@ let package = Package(
             // The .sql files are the source of truth; Postgres/PGMigrationSQL.swift embeds them (scripts/gen-migrations.sh).
             exclude: ["Postgres/Migrations"]
         ),
+        // The distributed run: a plan cut into tiles, each tile's passes, and their parts merged.
+        .target(name: "FlyrLinkDistributed", dependencies: ["FlyrLink"]),
         .executableTarget(
             name: "FlyrLinkCLI",
             dependencies: [
-                "FlyrLink",
+                "FlyrLink", "FlyrLinkDistributed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "FlyrLinkTests",
-            dependencies: ["FlyrLink", "GeoParquet", "SyntheticCity", "CGEOS", "CZlib"],
+            dependencies: ["FlyrLink", "FlyrLinkDistributed", "GeoParquet", "SyntheticCity", "CGEOS", "CZlib"],
             exclude: ["Fixtures"]
         ),
         // The synthetic city with ground truth, and its evaluator (benchmarks/SyntheticCity).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlyrLink
+import FlyrLinkDistributed
 import Foundation
 
 /// `flyr-link plan`: cut a run into tiles for a distributed run (docs/distributed.md).
@@ -30,7 +31,8 @@ struct PlanCommand: ParsableCommand {
             let pipeline = try sources.pipeline(out: out)
             try WritePath.checkFile(out, role: "--out", inputs: pipeline.options.inputLocations + (shares.map { [$0] } ?? []))
             let count: TileCount = tiles.map { .exact($0) } ?? .perAddresses(100_000)
-            let made = try shares.map { try pipeline.plan(tiles: count, shares: $0) } ?? pipeline.plan(tiles: count)
+            let planner = Planner(pipeline)
+            let made = try shares.map { try planner.plan(tiles: count, shares: $0) } ?? planner.plan(tiles: count)
             let plan = try made.write(to: out)
             let packed = plan.packed.isEmpty ? "" : "; the tiles' packs of the \(plan.packed.map(\.rawValue).joined(separator: " and ")) → \(TilePlan.packsPath(plan: out))"
             print("plan: \(plan.tiles.count) tiles of \(plan.addresses) addresses and \(plan.buildings) buildings → \(out)\(packed)")

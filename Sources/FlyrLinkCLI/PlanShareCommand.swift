@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlyrLink
+import FlyrLinkDistributed
 import Foundation
 
 /// `flyr-link plan-share`: the steps of a plan made on a cluster from shares of GeoParquet
@@ -35,7 +36,7 @@ struct PlanShareCommand: ParsableCommand {
 
         func run() throws {
             do {
-                try sources.pipeline(out: share.shares).scanShare(share.parsed, to: PlanShares.scanPath(share.shares, share.parsed.index))
+                try Planner(sources.pipeline(out: share.shares)).scanShare(share.parsed, to: PlanShares.scanPath(share.shares, share.parsed.index))
             } catch {
                 CLIError.exit(with: error)
             }
@@ -79,7 +80,7 @@ struct PlanShareCommand: ParsableCommand {
         func run() throws {
             do {
                 let k = share.parsed
-                try sources.pipeline(out: share.shares).measureShare(k, frame: PlanShares.framePath(share.shares), to: PlanShares.measurePath(share.shares, k.index))
+                try Planner(sources.pipeline(out: share.shares)).measureShare(k, frame: PlanShares.framePath(share.shares), to: PlanShares.measurePath(share.shares, k.index))
             } catch {
                 CLIError.exit(with: error)
             }

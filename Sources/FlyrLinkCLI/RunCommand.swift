@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlyrLink
+import FlyrLinkDistributed
 import Foundation
 
 /// `flyr-link run`: link addresses to buildings and write the output directory.
@@ -84,7 +85,7 @@ struct RunCommand: ParsableCommand {
             flags.writeEvidence = writeEvidence
             let settings = try pipeline.map { p throws(InputError) in flags.merged(over: try PipelineFile.load(p)) } ?? flags
             var options = try settings.options()
-            options.decisionsDirectory = decisions
+            if let decisions { options.alsoReads.append(decisions) }
             // A directory that may not be replaced fails the run now, not after all the linking.
             try OutputTarget.check(options)
             let progress = linking.progress
@@ -97,7 +98,9 @@ struct RunCommand: ParsableCommand {
                 print("\(c.linked) of \(c.addresses) addresses linked to \(c.buildingsWithAddresses) of \(c.buildings) buildings (merged from the tiles' parts) → \(options.output)")
                 return
             }
-            let run = try LinkPipeline(options: options, observer: progress.observer).run()
+            let pipeline = decisions.map { LinkPipeline(options: options, observer: progress.observer, decisions: DistributedDecisions(directory: $0)) }
+                ?? LinkPipeline(options: options, observer: progress.observer)
+            let run = try pipeline.run()
             progress.event(.started(.write, detail: PostgresTarget.redacted(options.output)))
             let t0 = Date()
             try RunWriter.write(run, observer: progress.observer)

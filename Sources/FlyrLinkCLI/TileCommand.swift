@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlyrLink
+import FlyrLinkDistributed
 import Foundation
 
 /// `flyr-link tile`: one pass of one tile of a plan, and the sum of the tiles' measures.
@@ -41,7 +42,7 @@ struct TileOptions: ParsableArguments {
     /// The plan's options for this tile's `pass`; the link pass's measures must be the sum of
     /// every tile of this plan.
     /// (With the SHA-256 of the plan's bytes, which the pass's file names.)
-    func options(_ pass: TileTask.Pass, measures: TileMeasures?) throws -> (options: RunOptions, plan: String) {
+    func runner(_ pass: TileTask.Pass, measures: TileMeasures?) throws -> (runner: TileRunner, plan: String) {
         let (plan, digest) = try TilePlan.readWithDigest(self.plan)
         guard tile < plan.tiles.count else { throw InputError("tile: the plan has \(plan.tiles.count) tiles; there is no tile \(tile)") }
         if let measures {
@@ -58,14 +59,14 @@ struct TileOptions: ParsableArguments {
         if pass == .outputs {
             // The outputs pass writes what the run writes, with the plan's campaign (its links' ids).
             options.campaignID = plan.campaignID
-            options.decisionsDirectory = planDirectory
+            options.alsoReads.append(planDirectory)
         } else {
             options.only = .links
         }
         options.output = ""
         options.threads = threads ?? RunOptions.defaultThreads
-        options.tile = TileTask(pass: pass, tile: plan.tiles[tile], frame: plan.frame, measures: measures?.measures,
+        let task = TileTask(pass: pass, tile: plan.tiles[tile], frame: plan.frame, measures: measures?.measures,
                                 packDirectory: TilePlan.packsPath(plan: planPath))
-        return (options, digest)
+        return (TileRunner(options: options, task: task, decisions: pass == .outputs ? planDirectory : nil), digest)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlyrLink
+import FlyrLinkDistributed
 import Foundation
 
 /// `flyr-link tile link`: a tile's own addresses' decisions.
@@ -19,9 +20,9 @@ struct TileLinkCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let (options, plan) = try tile.options(.link, measures: try TileMeasures.read(measures))
-            try WritePath.checkFile(out, role: "--out", inputs: options.inputLocations + [tile.planPath, measures])
-            guard case .decisions(var decisions) = try LinkPipeline(options: options).runTile() else {
+            let (runner, plan) = try tile.runner(.link, measures: try TileMeasures.read(measures))
+            try WritePath.checkFile(out, role: "--out", inputs: runner.options.inputLocations + [tile.planPath, measures])
+            guard case .decisions(var decisions) = try runner.run() else {
                 preconditionFailure("the link pass gives decisions")
             }
             decisions.plan = plan

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlyrLink
+import FlyrLinkDistributed
 import Foundation
 
 /// `flyr-link tile measures`: a tile's own addresses' part of the run's measures.
@@ -16,8 +17,8 @@ struct TileMeasuresCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let (options, plan) = try tile.options(.measures, measures: nil)
-            guard case .measures(let part) = try LinkPipeline(options: options).runTile() else {
+            let (runner, plan) = try tile.runner(.measures, measures: nil)
+            guard case .measures(let part) = try runner.run() else {
                 preconditionFailure("the measures pass gives measures")
             }
             try TileMeasures(plan: plan, tiles: [tile.tile], measures: part).write(to: out)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlyrLink
+import FlyrLinkDistributed
 import Foundation
 
 /// `flyr-link tile outputs`: a tile's part of the outputs, from every tile's decisions.
@@ -14,8 +15,8 @@ struct TileOutputsCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let (options, plan) = try tile.options(.outputs, measures: nil)
-            try LinkPipeline(options: options).writeTileParts(plan: plan, to: tile.planDirectory + "/" + TileParts.directoryName(tile: tile.tile))
+            let (runner, plan) = try tile.runner(.outputs, measures: nil)
+            try runner.writeParts(plan: plan, to: tile.planDirectory + "/" + TileParts.directoryName(tile: tile.tile))
         } catch {
             CLIError.exit(with: error)
         }

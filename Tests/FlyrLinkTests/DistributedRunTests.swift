@@ -1,6 +1,7 @@
 import XCTest
 import SyntheticCity
 @testable import FlyrLink
+@testable import FlyrLinkDistributed
 
 /// The pieces of a distributed run (docs/distributed.md): tiles, the run's measures from parts, the
 /// tiles' decisions, and end to end through the binary, a tiled run's outputs against one run's.

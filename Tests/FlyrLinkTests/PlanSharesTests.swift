@@ -1,6 +1,7 @@
 import XCTest
 import GeoParquet
 @testable import FlyrLink
+@testable import FlyrLinkDistributed
 
 /// A plan made from shares of GeoParquet sources (`PlanShares`, docs/distributed.md): what it
 /// says of the sources is a whole read's to the byte, and the tiles it cuts give one run's outputs.

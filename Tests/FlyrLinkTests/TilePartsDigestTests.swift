@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import FlyrLink
+@testable import FlyrLinkDistributed
 
 /// A tile's parts carry the SHA-256 of each of their files (SHA256SUMS), which the merge checks
 /// before it reads a byte: a part changed by one bit fails the merge with one line naming the

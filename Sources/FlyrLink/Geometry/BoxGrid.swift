@@ -26,7 +26,7 @@ public struct BoxGrid: Sendable {
     private static let maxSpan = 64
 
     /// `cellSize`: the side of a cell, in the boxes' units; about a query's size works best.
-    init(boxes all: [BBox], cellSize: Double, pool: WorkerPool = WorkerPool(threads: 1)) {
+    package init(boxes all: [BBox], cellSize: Double, pool: WorkerPool = WorkerPool(threads: 1)) {
         self.init(count: all.count, cellSize: cellSize, pool: pool) { all[$0] }
     }
 

@@ -1,6 +1,6 @@
 /// Footprints compressed in lossless zstd chunks while no stage reads them, coordinates xored with the
 /// previous point's by byte plane (plain zstd keeps 73% of their bytes, this 51%).
-final class CompressedFootprints: @unchecked Sendable {
+package final class CompressedFootprints: @unchecked Sendable {
     /// The buildings compressed, ascending: compressed footprint k is building `buildings[k]`'s.
     let buildings: [Int32]
     private let chunks: [ZstdChunk]
@@ -8,7 +8,7 @@ final class CompressedFootprints: @unchecked Sendable {
     static var chunkFootprints: Int { 16_384 }
 
     /// The footprints of `buildings` (ascending; footprint b of `store` is building b's).
-    init(compressing store: FootprintStore, buildings: [Int32], pool: WorkerPool) {
+    package init(compressing store: FootprintStore, buildings: [Int32], pool: WorkerPool) {
         self.buildings = buildings
         let n = (buildings.count + Self.chunkFootprints - 1) / Self.chunkFootprints
         chunks = pool.map(n, chunkSize: 1, workerState: { [UInt8]() }) { _, raw, c in
@@ -28,13 +28,13 @@ final class CompressedFootprints: @unchecked Sendable {
 
     /// The footprints as bytes, for a tile's pack (`TilePack`): their count, then each chunk
     /// (`ZstdChunk.append(count:_:to:)`; which building each is, is the pack's business).
-    func append(to bytes: inout [UInt8]) {
+    package func append(to bytes: inout [UInt8]) {
         ZstdChunk.append(count: buildings.count, chunks, to: &bytes)
     }
 
     /// The footprints `append(to:)` wrote at `offset` (moved past them) as a store, in order; nil
     /// when the bytes end first.
-    static func store(_ bytes: UnsafeRawBufferPointer, at offset: inout Int, pool: WorkerPool) -> FootprintStore? {
+    package static func store(_ bytes: UnsafeRawBufferPointer, at offset: inout Int, pool: WorkerPool) -> FootprintStore? {
         guard let (count, chunks) = ZstdChunk.read(counted: bytes, perChunk: chunkFootprints, at: &offset) else { return nil }
         guard count > 0 else { return FootprintStore([]) }
         let all = (0..<Int32(count)).map { $0 }

@@ -2,8 +2,8 @@ import Glibc
 
 /// Many footprints in two slabs (points; ring ends in `RingLayout`'s form) plus per-footprint starts,
 /// read in place as `FootprintView`s by any number of threads: no allocation per footprint.
-final class FootprintStore: @unchecked Sendable {
-    let count: Int
+package final class FootprintStore: @unchecked Sendable {
+    package let count: Int
     private let slabs: Slabs
     private var points: SlabBuffer<Point2> { slabs.points }
     private var pointStart: SlabBuffer<UInt32> { slabs.pointStart }
@@ -28,7 +28,7 @@ final class FootprintStore: @unchecked Sendable {
 
     /// Footprint `i`, read in place: valid while the store lives.
     @inline(__always)
-    subscript(i: Int) -> FootprintView {
+    package subscript(i: Int) -> FootprintView {
         let p = Int(pointStart[i])..<Int(pointStart[i + 1]), e = Int(endStart[i])..<Int(endStart[i + 1])
         return FootprintView(points: points.slice(p), ends: ends.slice(e))
     }
@@ -70,7 +70,7 @@ final class FootprintStore: @unchecked Sendable {
     /// id order, or what a run keeps after repairs and the territory's cut.
     /// `consumingSource`: the source is read no more, and its pages are handed back as the copy passes
     /// them (`PageCountdown`), so the two are never both at full size.
-    convenience init(_ source: FootprintStore, order: [Int32]?, replacing: [Int: Footprint] = [:], pool: WorkerPool,
+    package convenience init(_ source: FootprintStore, order: [Int32]?, replacing: [Int: Footprint] = [:], pool: WorkerPool,
                      consumingSource: Bool = false) {
         func view<R>(_ k: Int, _ body: (FootprintView) -> R) -> R {
             let i = order.map { Int($0[k]) } ?? k

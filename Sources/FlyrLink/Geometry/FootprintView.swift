@@ -1,8 +1,8 @@
 /// A footprint read in place: its points and ring ends where they are kept (a `Footprint`'s own
 /// arrays, or a `FootprintStore`'s slabs). Valid only while the storage lives and is not changed;
 /// the measures (box, area, cover, distance, validity) are written once, here.
-struct FootprintView {
-    let points: UnsafeBufferPointer<Point2>
+package struct FootprintView {
+    package let points: UnsafeBufferPointer<Point2>
     let layout: RingLayout<UnsafeBufferPointer<Int32>>
 
     @inline(__always)
@@ -23,7 +23,7 @@ struct FootprintView {
     var footprint: Footprint { Footprint(points: Array(points), layoutEnds: Array(layout.ends)) }
 
     /// The box of the shells (holes lie inside them).
-    var bbox: BBox {
+    package var bbox: BBox {
         var b = BBox.empty
         if layout.isSingleRing {
             for p in points { b.extend(p) }

@@ -10,7 +10,7 @@ public struct GEOSError: Error, CustomStringConvertible, Sendable {
 /// One GEOS context, owned by one thread for the whole run (as shapely keeps one per thread).
 /// The error buffer is reset before each call that can fail, so a message belongs to its call.
 /// Not Sendable: each worker makes its own and never shares it.
-final class GEOSContext {
+package final class GEOSContext {
     let handle: GEOSContextHandle_t
     private let errorBox: ErrorBox
 

@@ -39,7 +39,7 @@ public struct BBox: Sendable, Hashable, Codable {
     public var isEmpty: Bool { minX > maxX || minY > maxY }
     public var center: Point2 { Point2(x: (minX + maxX) / 2, y: (minY + maxY) / 2) }
     /// The length of its diagonal (a building's extent, for a tile's halo).
-    var diagonal: Double { ((maxX - minX) * (maxX - minX) + (maxY - minY) * (maxY - minY)).squareRoot() }
+    package var diagonal: Double { ((maxX - minX) * (maxX - minX) + (maxY - minY) * (maxY - minY)).squareRoot() }
 
     public mutating func extend(_ p: Point2) {
         if p.x < minX { minX = p.x }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What kind of local file a source path names, so that a pipe or a directory is told apart from
 /// a file before a reader opens it (opening a FIFO blocks, mapping a directory says "No such device").
-enum LocalSource {
+package enum LocalSource {
     enum Kind { case regular, directory, pipe, other, missing, linkLoop }
 
     /// The kind of what `path` names, symbolic links followed (`/dev/fd/63` is a pipe).
@@ -25,7 +25,7 @@ enum LocalSource {
     /// under a prefix); nil when `path` is not a directory. Symbolic links are followed (a
     /// directory met twice, as a loop would, is read once); a directory that cannot be read is an
     /// error, not a part left out.
-    static func parquetParts(_ path: String) throws(InputError) -> [String]? {
+    package static func parquetParts(_ path: String) throws(InputError) -> [String]? {
         guard kind(path) == .directory else { return nil }
         var parts: [(relative: String, full: String)] = []
         var seen = Set<[UInt64]>()

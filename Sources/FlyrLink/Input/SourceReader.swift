@@ -1,12 +1,12 @@
 /// Which reader a source goes to: GDAL for everything it opens; GeoParquet to GDAL's Parquet
 /// driver when the linked GDAL has one, else (Debian's GDAL 3.6) to the project's own reader;
 /// local GeoJSON and FlatGeobuf files to the project's streaming readers (GDAL's drivers are far slower).
-enum SourceReader {
+package enum SourceReader {
     /// Whether `spec` is GeoParquet read by flyr-link's own reader (which reads shares of its row
     /// groups): with `--parquet-reader flyr`; with `auto`, a remote file (the reader fetches only
     /// what a territory needs), a local directory (its parts read as one layer, as an S3 prefix),
     /// or any file where GDAL has no Parquet driver.
-    static func readsInShares(_ spec: SourceSpec, parquet: RunOptions.ParquetReader) -> Bool {
+    package static func readsInShares(_ spec: SourceSpec, parquet: RunOptions.ParquetReader) -> Bool {
         guard spec.isGeoParquet else { return false }
         switch parquet {
         case .flyr: return true

@@ -55,3 +55,15 @@ public struct SourceSpec: Sendable, Hashable, Codable {
         return lower.hasSuffix(".parquet") || lower.hasSuffix(".geoparquet")
     }
 }
+
+extension SourceSpec {
+    /// The same source with a local file or directory named by its canonical absolute path: a
+    /// plan is read by tasks that run elsewhere.
+    package var resolved: SourceSpec {
+        guard let path = realpath(location, nil) else { return self }
+        defer { free(path) }
+        var r = self
+        r.location = String(cString: path)
+        return r
+    }
+}

@@ -1,6 +1,6 @@
 /// Decides each address's building: candidates scored by the link model, the likeliest linked when
 /// its calibrated confidence is at least 0.5. Rules such as "an accessory yields" are features, not vetoes.
-enum LinkDecision {
+package enum LinkDecision {
     /// Links below this confidence are not made: they were wrong more often than right.
     static let minimumConfidence = 0.5
 
@@ -14,7 +14,7 @@ enum LinkDecision {
 
     /// `previous[a]`: `a`'s building in the previous snapshot, kept when nearly as good (`keepsPrevious`).
     /// `evidence` is consumed: all but the candidates is freed before the links are made.
-    static func decide(_ evidence: consuming LinkEvidence, model: LinkModel, options: LinkOptions, previous: [Int?]?,
+    package static func decide(_ evidence: consuming LinkEvidence, model: LinkModel, options: LinkOptions, previous: [Int?]?,
                        pool: WorkerPool) -> (links: [Link], unlinked: [UnlinkedReason?]) {
         let model = model.specialized(forRunOf: evidence)
         // Two passes when the model has a second stage: every candidate by the first, then each

@@ -1,6 +1,6 @@
 /// What a run's features are measured from once the search is done: the candidates, the
 /// addresses' keys, each address's first building, and the run's two measures.
-struct LinkEvidence: Sendable {
+package struct LinkEvidence: Sendable {
     let candidates: CandidateTable
     let accessory: [Bool]
     let houseKeys: HouseKeys
@@ -23,7 +23,7 @@ struct LinkEvidence: Sendable {
     let medianNearest: Double
     /// The counted addresses' part of the run's measures (all of a run's; a tile's own addresses'
     /// in a distributed run, whose parts add up to the run's).
-    let measuresPart: RunMeasures
+    package let measuresPart: RunMeasures
 
     /// `given`: the run's measures, when they are made from more than these addresses (a tile of a
     /// distributed run); `counted`: which addresses make `measuresPart` (nil: all).

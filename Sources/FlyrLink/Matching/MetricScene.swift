@@ -1,6 +1,6 @@
 /// Everything the matcher measures, in the run's local metric frame; a read-only class shared by all
 /// workers (one reference, not a retain per array). `withAddressKeys(_:)` makes one with house keys.
-final class MetricScene: @unchecked Sendable {
+package final class MetricScene: @unchecked Sendable {
     let addressPoints: [Point2]
     /// `HouseNumber.keys` of the addresses. Read by the decisions and the split, not the search, so
     /// only the restricted scene made after the search has them (a lower peak).

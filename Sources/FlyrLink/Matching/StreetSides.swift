@@ -2,8 +2,8 @@ import Foundation
 
 /// Which side of its street an address's building lies on, as same-street neighbours tell it (one
 /// parity runs along one side): what a road point cannot tell by distance, this can.
-struct StreetSides: Sendable {
-    static let radius = 50.0
+package struct StreetSides: Sendable {
+    package static let radius = 50.0
 
     /// Per address: the street's direction (unit, oriented as numbers rise; zero when unknown), and the
     /// mean side (−1…1) of the same-parity and other-parity neighbours' nearest buildings.

@@ -1,12 +1,12 @@
 /// Why an address stayed unlinked, for the report.
-enum UnlinkedReason: String, Sendable, CaseIterable {
+package enum UnlinkedReason: String, Sendable, CaseIterable {
     case nothingWithinReach = "no_building_within_max_distance"
     case ownedByAnotherAddress = "nearest_building_belongs_to_another_address"
     case lowConfidence = "confidence_below_0.5"
 
     /// The reason's place among the cases, for storing it in a number (a switch: `allCases`
     /// makes an array each time it is named, and this is asked per unlinked address).
-    var ordinal: Int {
+    package var ordinal: Int {
         switch self {
         case .nothingWithinReach: 0
         case .ownedByAnotherAddress: 1
@@ -14,7 +14,7 @@ enum UnlinkedReason: String, Sendable, CaseIterable {
         }
     }
 
-    init(ordinal: Int) {
+    package init(ordinal: Int) {
         switch ordinal {
         case 0: self = .nothingWithinReach
         case 1: self = .ownedByAnotherAddress

@@ -78,7 +78,7 @@ public struct AddressPoint: Sendable, Hashable {
     }
 
     /// The id's UTF-8 bytes, read in place (empty when it has none).
-    func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    package func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         packed.withNonNilUTF8(0, body)
     }
 
@@ -101,14 +101,14 @@ public struct AddressPoint: Sendable, Hashable {
 }
 
 extension AddressPoint: CompressibleRow {
-    static var fixedWidth: Int { 4 }
+    package static var fixedWidth: Int { 4 }
 
-    func pack(fixed: UnsafeMutableRawPointer, records: inout [UInt8]) {
+    package func pack(fixed: UnsafeMutableRawPointer, records: inout [UInt8]) {
         fixed.storeBytes(of: _sourceRow.stored, as: UInt32.self)
         packed.appendRecord(to: &records)
     }
 
-    init(packedFields: PackedFields, fixed: UnsafeRawPointer) {
+    package init(packedFields: PackedFields, fixed: UnsafeRawPointer) {
         self.init(packed: packedFields, sourceRow: Int(fixed.loadUnaligned(as: UInt32.self)))
     }
 }

@@ -41,7 +41,7 @@ public struct Building: Sendable, Hashable {
     }
 
     /// The id's UTF-8 bytes, read in place (empty when it has none).
-    func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    package func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         packedID.withNonNilUTF8(0, body)
     }
 
@@ -70,9 +70,9 @@ public struct Building: Sendable, Hashable {
 }
 
 extension Building: CompressibleRow {
-    static var fixedWidth: Int { 17 }
+    package static var fixedWidth: Int { 17 }
 
-    func pack(fixed: UnsafeMutableRawPointer, records: inout [UInt8]) {
+    package func pack(fixed: UnsafeMutableRawPointer, records: inout [UInt8]) {
         fixed.storeBytes(of: _sourceRow.stored, toByteOffset: 0, as: UInt32.self)
         fixed.storeBytes(of: storedLevels, toByteOffset: 4, as: Int32.self)
         fixed.storeBytes(of: storedHeight.bitPattern, toByteOffset: 8, as: UInt64.self)
@@ -80,7 +80,7 @@ extension Building: CompressibleRow {
         packedID.appendRecord(to: &records)
     }
 
-    init(packedFields: PackedFields, fixed: UnsafeRawPointer) {
+    package init(packedFields: PackedFields, fixed: UnsafeRawPointer) {
         packedID = packedFields
         _sourceRow = RowNumber(stored: fixed.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
         storedLevels = fixed.loadUnaligned(fromByteOffset: 4, as: Int32.self)

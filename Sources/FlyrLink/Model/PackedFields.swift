@@ -20,7 +20,7 @@ final class FieldSlab: @unchecked Sendable {
 /// each value its UTF-8 length plus one as a varint (0: nil), then its bytes. Trailing nils are
 /// left out, so a row without values refers to no slab. The record is self-delimiting, so a
 /// row keeps only its slab and where its record starts.
-struct PackedFields: Sendable, Hashable {
+package struct PackedFields: Sendable, Hashable {
     private let slab: FieldSlab?
     private let start: UInt32
 
@@ -156,11 +156,11 @@ struct PackedFields: Sendable, Hashable {
     }
 
     // By the values, not by where they are kept.
-    static func == (a: PackedFields, b: PackedFields) -> Bool {
+    package static func == (a: PackedFields, b: PackedFields) -> Bool {
         a.withRecord { x in b.withRecord { y in x.elementsEqual(y) } }
     }
 
-    func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
         withRecord { h.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

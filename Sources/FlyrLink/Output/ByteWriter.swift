@@ -3,7 +3,7 @@ import Foundation
 /// A buffered writer for outputs of up to gigabytes, writing full blocks with O_DIRECT where allowed
 /// (a 1M city's 1.9 GB cost 0.7–2.9 s of system time through the page cache, 0.07 s direct).
 /// At `close` the aligned part goes direct and the tail through the cache: the bytes are a buffered write's.
-final class ByteWriter {
+package final class ByteWriter {
     private var fd: Int32
     /// Writing straight to the disk; false where the file system refuses O_DIRECT.
     private var direct: Bool
@@ -23,7 +23,7 @@ final class ByteWriter {
 
     /// `direct: false` writes through the page cache (as where O_DIRECT is refused); `blockSize`,
     /// the staging block's, a multiple of 4096.
-    init(path: String, direct directAsked: Bool = true, blockSize: Int = 8 << 20) throws {
+    package init(path: String, direct directAsked: Bool = true, blockSize: Int = 8 << 20) throws {
         precondition(blockSize > 0 && blockSize % Self.alignment == 0)
         self.path = path
         self.blockSize = blockSize
@@ -56,16 +56,16 @@ final class ByteWriter {
         #endif
     }
 
-    func write(_ s: String) {
+    package func write(_ s: String) {
         var s = s
         s.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    func write(bytes: [UInt8]) {
+    package func write(bytes: [UInt8]) {
         bytes.withUnsafeBytes { write(bytes: $0) }
     }
 
-    func write(bytes: UnsafeRawBufferPointer) {
+    package func write(bytes: UnsafeRawBufferPointer) {
         var at = 0
         while at < bytes.count {
             let n = min(bytes.count - at, blockSize - staged)
@@ -139,7 +139,7 @@ final class ByteWriter {
 
     /// `bytes` as the whole of the file at `path` (through the page cache), synced and closed,
     /// every error of the three named (a full disk on NFS may say so only at the close).
-    static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
         do {
             let out = try ByteWriter(path: path, direct: false)
             out.write(bytes: bytes)
@@ -149,7 +149,7 @@ final class ByteWriter {
         }
     }
 
-    func close() throws {
+    package func close() throws {
         writeStaged(closing: true)
         if let failure { throw OutputError(failure) }
         let synced = fsync(fd) == 0

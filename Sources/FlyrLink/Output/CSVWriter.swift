@@ -1,5 +1,5 @@
 /// Writes RFC 4180 CSV: a header, then rows; fields quoted only when they need it.
-final class CSVWriter {
+package final class CSVWriter {
     private let out: ByteWriter
 
     init(path: String, header: [String]) throws {
@@ -11,7 +11,7 @@ final class CSVWriter {
         out.withBuffer { CSVWriter.appendRow(fields, to: &$0) }
     }
 
-    static func appendRow(_ fields: [String?], to b: inout [UInt8]) {
+    package static func appendRow(_ fields: [String?], to b: inout [UInt8]) {
         for (i, field) in fields.enumerated() {
             if i > 0 { b.append(UInt8(ascii: ",")) }
             if let field { appendField(field, to: &b) }

@@ -3,9 +3,9 @@ import Foundation
 /// `--format fgb`: the directory with `addresses.fgb`, `buildings.fgb`, `units.fgb` and
 /// `features.fgb` (GDAL's FlatGeobuf driver, with its packed Hilbert R-tree index, which also
 /// puts the features in Hilbert order) in place of the GeoJSON files; CSV and report.json as in a directory.
-enum FlatGeobufOutput {
+package enum FlatGeobufOutput {
     /// Replaces each staged GeoJSON layer in `staged` by its FlatGeobuf file.
-    static func convert(_ staged: OutputDirectory, threads: Int) throws {
+    package static func convert(_ staged: OutputDirectory, threads: Int) throws {
         let dir = staged.staging.path
         try LayerConversions.run(threads: threads) { layer in
             let fgb = try OGROutputDataset(driver: "FlatGeobuf", path: "\(dir)/\(layer.name).fgb")

@@ -1,7 +1,7 @@
 /// buildings.geojson, units.geojson and features.geojson in one pass over the buildings: each
 /// footprint's coordinates are formatted once and copied into both files that carry it.
-enum FootprintOutputs {
-    static func write(_ run: LinkRun, buildings: String, units: String, features: String) throws {
+package enum FootprintOutputs {
+    package static func write(_ run: LinkRun, buildings: String, units: String, features: String) throws {
         let buildingsOut = try GeoJSONWriter(path: buildings)
         let unitsOut = try GeoJSONWriter(path: units)
         let featuresOut = try GeoJSONWriter(path: features)

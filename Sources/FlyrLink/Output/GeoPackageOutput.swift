@@ -6,14 +6,14 @@ import Foundation
 /// tables of its own: `report` (report.json's text without its `run` section of wall times and
 /// thread count, so the same run gives the same bytes; one row) and `flyr_link_output` (the marker
 /// a later run recognises its own GeoPackage by, as `.flyr-link-output` in a directory).
-enum GeoPackageOutput {
+package enum GeoPackageOutput {
     static let markerTable = "flyr_link_output"
     /// gpkg_contents.last_change, otherwise the time of writing: the same run gives the same bytes.
     static let fixedDate = "1970-01-01T00:00:00.000Z"
 
     /// Writes the GeoPackage at `path` from the files staged in `staged` (RunWriter's directory
     /// files, or a distributed run's merged ones); `only`: the run's `--only`.
-    static func write(only: RunOptions.OutputSelection, staged: OutputDirectory, to path: String) throws {
+    package static func write(only: RunOptions.OutputSelection, staged: OutputDirectory, to path: String) throws {
         try GDALEnvironment.ready()
         let previous = gdal.CPLGetThreadLocalConfigOption("OGR_CURRENT_DATE", nil).map { String(cString: $0) }
         gdal.CPLSetThreadLocalConfigOption("OGR_CURRENT_DATE", fixedDate)

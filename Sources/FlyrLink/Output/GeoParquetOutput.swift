@@ -6,9 +6,9 @@ import GeoParquet
 /// `units.parquet` and `features.parquet` (GeoParquet 1.1, written by the project's own writer:
 /// GDAL 3.6 has none) in place of the GeoJSON files; CSV and report.json as in a directory.
 /// Geometries are the GeoJSON's, as ISO WKB (a building stays a Polygon or a MultiPolygon).
-enum GeoParquetOutput {
+package enum GeoParquetOutput {
     /// Replaces each staged GeoJSON layer in `staged` by its GeoParquet file.
-    static func convert(_ staged: OutputDirectory, threads: Int) throws {
+    package static func convert(_ staged: OutputDirectory, threads: Int) throws {
         let dir = staged.staging.path
         try LayerConversions.run(threads: threads) { layer in
             try convert(layer, from: "\(dir)/\(layer.staged)", to: "\(dir)/\(layer.name).parquet")

@@ -5,9 +5,9 @@ import Foundation
 /// failed or killed run leaves the previous output untouched and never half-written. Only a
 /// directory flyr-link wrote (or an empty one) is replaced: see `OutputTarget`.
 /// A killed run's temporary siblings are removed by the next run (`StagingLeftovers`).
-final class OutputDirectory {
+package final class OutputDirectory {
     let target: URL
-    let staging: URL
+    package let staging: URL
     private var committed = false
     /// Holds the flock on the staging directory's marker: the staging directory is this run's.
     private let markerLock: Int32
@@ -18,7 +18,7 @@ final class OutputDirectory {
     /// Fails, touching nothing, unless the target may be replaced (`OutputTarget`); `inputs` are
     /// the run's input locations, never to be replaced.
     /// `format`: `.gpkg` stages the files that one GeoPackage is made of, and `commitFile` puts it in place.
-    init(path: String, overwrite: Bool = false, inputs: [String] = [], format: OutputFormat = .dir) throws(OutputError) {
+    package init(path: String, overwrite: Bool = false, inputs: [String] = [], format: OutputFormat = .dir) throws(OutputError) {
         // Through a symbolic link, the directory it names is replaced, not the link.
         target = try OutputTarget.check(path: path, overwrite: overwrite, inputs: inputs, format: format)
         let parent = target.deletingLastPathComponent()
@@ -52,11 +52,11 @@ final class OutputDirectory {
         if previousMarkerLock >= 0 { close(previousMarkerLock) }
     }
 
-    func path(_ name: String) -> String { staging.appendingPathComponent(name).path }
+    package func path(_ name: String) -> String { staging.appendingPathComponent(name).path }
 
     /// Puts the staged files in place of the target. With the signal handlers' lock held
     /// (`ActiveStaging`): an interrupt removes the staging directory before or after, never between renames.
-    func commit() throws(OutputError) {
+    package func commit() throws(OutputError) {
         let old = staging.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).old-\(getpid())")
         let previous = try ActiveStaging.exclusively { () throws(OutputError) -> URL? in
             if !FileManager.default.fileExists(atPath: target.path) {
@@ -106,7 +106,7 @@ final class OutputDirectory {
 
     /// Puts the staged file `name` in place of the target (a file: a GeoPackage), by rename(2),
     /// which replaces a previous file atomically; the rest of the staging directory is removed.
-    func commitFile(_ name: String) throws(OutputError) {
+    package func commitFile(_ name: String) throws(OutputError) {
         try ActiveStaging.exclusively { () throws(OutputError) in
             guard rename(path(name), target.path) == 0 else {
                 throw OutputError("cannot move output into \(target.path): \(String(cString: strerror(errno)))")

@@ -65,10 +65,9 @@ public enum OutputTarget {
 }
 
 extension RunOptions {
-    /// The file locations the run reads (a location that is not a path matches no directory),
-    /// and a distributed run's decisions.
+    /// The file locations the run reads (a location that is not a path matches no directory).
     public var inputLocations: [String] {
-        [buildings.location, addresses.location] + (territory.map { [$0.location] } ?? []) + (decisionsDirectory.map { [$0] } ?? [])
+        [buildings.location, addresses.location] + (territory.map { [$0.location] } ?? []) + alsoReads
             + (linkModelPath.map { [$0] } ?? [])
     }
 }

@@ -48,15 +48,15 @@ public enum RunWriter {
     }
 
     /// The GeoPackage's name in its staging directory, until `commitFile` renames it into place.
-    static let geoPackageName = "output.gpkg"
+    package static let geoPackageName = "output.gpkg"
 
     static func decimals(_ v: Double, _ d: Int) -> String { OutputNumber.fixed(v, d) }
 
     static let rejectsHeader = ["layer", "source_row", "id", "reason"]
-    static let linksHeader = ["id", "campaign_id", "building_id", "address_id", "unit_id", "match_method", "is_primary", "confidence",
+    package static let linksHeader = ["id", "campaign_id", "building_id", "address_id", "unit_id", "match_method", "is_primary", "confidence",
                               "distance_m"]
 
-    static func writeLinks(_ run: LinkRun, to path: String) throws {
+    package static func writeLinks(_ run: LinkRun, to path: String) throws {
         let csv = try CSVWriter(path: path, header: linksHeader)
         // Rows (with their SHA-1 based link ids) are formatted straight into bytes on all workers,
         // written in order: a million rows of field arrays and number strings cost more than the hashing.
@@ -90,13 +90,13 @@ public enum RunWriter {
         try csv.close()
     }
 
-    static func writeRejects(_ rejects: [Reject], to path: String) throws {
+    package static func writeRejects(_ rejects: [Reject], to path: String) throws {
         let csv = try CSVWriter(path: path, header: rejectsHeader)
         for r in rejects { csv.row([r.layer, String(r.sourceRow), r.id, r.reason]) }
         try csv.close()
     }
 
-    static func writeAddresses(_ run: LinkRun, to path: String) throws {
+    package static func writeAddresses(_ run: LinkRun, to path: String) throws {
         let out = try GeoJSONWriter(path: path)
         // The fields' keys as JSON strings, made once and read in place (an array per key, read
         // by both workers for every address, had its reference count raised and dropped from both cores).
@@ -161,7 +161,7 @@ public enum RunWriter {
         init?(intValue: Int) { nil }
     }
 
-    static func writeReport(_ report: RunReport, to path: String) throws {
+    package static func writeReport(_ report: RunReport, to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase

@@ -14,7 +14,7 @@ public enum WritePath {
         }
     }
 
-    struct Found {
+    package struct Found {
         /// The path with symbolic links followed: what a write replaces.
         var url: URL
         /// nil: nothing is there yet.
@@ -23,7 +23,7 @@ public enum WritePath {
 
     /// `role` names the option in messages (`--out`, `--write-evidence`, …). `writtenIn`: a directory
     /// the command adds to (a snapshot's root), not one it replaces: it may be the current directory.
-    static func resolve(_ path: String, role: String, inputs: [String], writtenIn: Bool = false) throws(OutputError) -> Found {
+    package static func resolve(_ path: String, role: String, inputs: [String], writtenIn: Bool = false) throws(OutputError) -> Found {
         let given = URL(fileURLWithPath: path).standardizedFileURL
         var info = stat()
         if lstat(given.path, &info) != 0 {

@@ -19,7 +19,7 @@ extension LinkPipeline {
 
     /// The run the outputs are written from (a tile's outputs pass writes its part from the same):
     /// the links grouped by building, the building rows decompressed, a report of the options alone.
-    func assembledRun(_ linked: consuming LinkedAddresses, _ records: consuming FramedRecords, rejects: [Reject],
+    package func assembledRun(_ linked: consuming LinkedAddresses, _ records: consuming FramedRecords, rejects: [Reject],
                       frame: LocalMetricFrame, pool: WorkerPool) -> LinkRun {
         let campaign = options.resolvedCampaignID
         let buildingCount = records.buildingRows.count

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What decides each address's link in the match stage: the link model over the candidates'
-/// evidence, the naive baseline, or a distributed run's tiles.
-protocol DecisionSource {
+/// evidence, the naive baseline, or decisions made elsewhere (a distributed run's tiles).
+package protocol DecisionSource {
     /// Each address's link or why it has none, with the scene of the rows linked twice. Frees the
     /// scene and its grid once read, and the compressed address rows once decompressed.
     func decide(_ indexed: consuming IndexedScene, _ addressRows: consuming CompressedRows<AddressPoint>, buildingRows: CompressedRows<Building>,
@@ -10,10 +10,10 @@ protocol DecisionSource {
 }
 
 extension LinkPipeline {
-    /// The run's decision source: the tiles' decisions when a distributed run gives them
-    /// (`--decisions`), the naive baseline (`--matcher naive`), else the link model.
+    /// The run's decision source: the one it was given (a distributed run's decisions), the naive
+    /// baseline (`--matcher naive`), else the link model.
     func decisionSource() throws -> any DecisionSource {
-        if let directory = options.decisionsDirectory { return DistributedDecisions(directory: directory, tile: options.tile) }
+        if let decisions { return decisions }
         if options.link.strategy == .naive { return NaiveDecisions() }
         var model = try linkModel()
         if options.evidencePath != nil, case .failure(let error) = model {
@@ -27,7 +27,7 @@ extension LinkPipeline {
 
     /// The run's link model: `--link-model`'s file (an error if it cannot be read), or the
     /// compiled-in one (a failure when this build's features differ from the model's).
-    func linkModel() throws(InputError) -> Result<LinkModel, InputError> {
+    package func linkModel() throws(InputError) -> Result<LinkModel, InputError> {
         try options.linkModelPath.map { path throws(InputError) in .success(try LinkModel(path: path)) } ?? LinkModel.compiledIn
     }
 }

@@ -8,7 +8,7 @@ public enum EmptyLayerCheck {
     }
 
     /// (A distributed run's plan checks the same, before any tile runs.)
-    static func check(_ options: RunOptions, buildings: Int, addresses: Int, counts: RunReport.Counts, rejects: [Reject]) throws(InputError) {
+    package static func check(_ options: RunOptions, buildings: Int, addresses: Int, counts: RunReport.Counts, rejects: [Reject]) throws(InputError) {
         guard !options.allowEmpty else { return }
         let layers = [("buildings", options.buildings, buildings, counts.buildingsOutsideTerritory),
                       ("addresses", options.addresses, addresses, counts.outsideTerritory)]

@@ -1,36 +1,36 @@
 /// Both layers' geometry in the run's metric frame: what the index and the candidate search read.
-struct MetricLayers {
-    var footprints: FootprintStore
-    var points: [Point2]
+package struct MetricLayers {
+    package var footprints: FootprintStore
+    package var points: [Point2]
 }
 
 /// What the frame stage keeps for the assemble: the building rows (still compressed; the match and the
 /// split read them), both layers' lon/lat geometry, and its account of what it took out.
-struct FramedRecords {
-    var buildingRows: CompressedRows<Building>
+package struct FramedRecords {
+    package var buildingRows: CompressedRows<Building>
     /// Lon/lat footprints and points for the outputs (empty when nothing writes them).
-    var footprints: FootprintStore
-    var points: [Point2]
-    var account: FrameAccount
+    package var footprints: FootprintStore
+    package var points: [Point2]
+    package var account: FrameAccount
 }
 
 /// What the frame stage took out of the layers, for the report's counts.
-struct FrameAccount {
+package struct FrameAccount {
     /// The ingest's building rejects and the frame's (unusable footprints), in row order.
-    var buildingRejects: [Reject]
-    var repaired = 0
+    package var buildingRejects: [Reject]
+    package var repaired = 0
     var outsideBuildings = 0
     var outsideAddresses = 0
 }
 
 /// The frame stage's three values, each for the stage that frees it: the metric layers for the
 /// index, the address rows for the match, the records for the assemble.
-typealias FramedLayers = (metric: MetricLayers, addressRows: CompressedRows<AddressPoint>, records: FramedRecords)
+package typealias FramedLayers = (metric: MetricLayers, addressRows: CompressedRows<AddressPoint>, records: FramedRecords)
 
 extension LinkPipeline {
     /// frame: the footprints and points projected into `frame` (in place when nothing writes them
     /// in lon/lat), invalid footprints repaired or rejected, and what lies outside the territory dropped.
-    func frameStage(_ ingested: consuming IngestedLayers, frame: LocalMetricFrame, _ clock: Clock, _ pool: WorkerPool) -> FramedLayers {
+    package func frameStage(_ ingested: consuming IngestedLayers, frame: LocalMetricFrame, _ clock: Clock, _ pool: WorkerPool) -> FramedLayers {
         let running = start(.frame, clock, "metric frame")
         var lonLat = ingested.footprints, addressLonLat = ingested.points
         let buildings = ingested.buildingRows, addresses = ingested.addressRows, territory = ingested.sources.territory

@@ -1,7 +1,7 @@
 /// Byte order of ids: the order every output is written in. Made quick for millions of rows: the
 /// first 16 bytes of each id, as two big-endian integers, settle almost every comparison.
-enum IDOrder {
-    static func precedes(_ a: String, _ b: String) -> Bool {
+package enum IDOrder {
+    package static func precedes(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 

@@ -1,14 +1,14 @@
 /// The scene the candidate search reads (the metric layers, held once as the scene's) and the grid
 /// over its footprints: both freed by the match once the search is done.
-struct IndexedScene {
-    var scene: MetricScene
+package struct IndexedScene {
+    package var scene: MetricScene
     var index: FootprintIndex
 }
 
 extension LinkPipeline {
     /// index: the footprint grid, and which footprints are accessory structures (read by the match
     /// and the report).
-    func indexStage(_ metric: consuming MetricLayers, _ clock: Clock, _ pool: WorkerPool) -> (indexed: IndexedScene, accessory: [Bool]) {
+    package func indexStage(_ metric: consuming MetricLayers, _ clock: Clock, _ pool: WorkerPool) -> (indexed: IndexedScene, accessory: [Bool]) {
         let running = start(.index, clock)
         let buildingCount = metric.footprints.count
         let scene = MetricScene(addressPoints: metric.points, footprints: metric.footprints, pool: pool)

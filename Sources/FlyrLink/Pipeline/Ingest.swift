@@ -2,9 +2,9 @@ import Foundation
 
 /// Turns source tables into accepted addresses and buildings in EPSG:4326, writing a reject for
 /// every row that cannot be used. Judges geometry type, emptiness, CRS range and ids.
-struct Ingest {
+package struct Ingest {
     /// A layer as ingested; `Geometry`: its footprints (buildings) or points (addresses).
-    struct Result<T: CompressibleRow, Geometry> {
+    package struct Result<T: CompressibleRow, Geometry> {
         /// The accepted rows in id order, compressed until the stages that read them (`CompressedRows`).
         var rows: CompressedRows<T>
         var rejects: [Reject]
@@ -14,6 +14,15 @@ struct Ingest {
         var generatedIDs: Int
         /// The rows' geometry in EPSG:4326, in their order.
         var geometry: Geometry
+
+        package init(rows: CompressedRows<T>, rejects: [Reject], crs: String, crsAssumed: Bool, generatedIDs: Int, geometry: Geometry) {
+            self.rows = rows
+            self.rejects = rejects
+            self.crs = crs
+            self.crsAssumed = crsAssumed
+            self.generatedIDs = generatedIDs
+            self.geometry = geometry
+        }
     }
 
     /// Picks the source CRS: the override, the source's own, or EPSG:4326 when the coordinates are
@@ -369,7 +378,7 @@ struct Ingest {
     }
 
     /// An accepted row: its id and where it came from.
-    protocol Identified {
+    package protocol Identified {
         var id: String { get }
         /// The id's UTF-8 bytes where they are kept (no String made).
         func withIDUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R

@@ -2,14 +2,14 @@ import Foundation
 
 /// What the report says of the inputs once ingested: each layer's source, CRS and rejects, and the
 /// territory. Small, so a run keeps it to the end, long after the layers themselves are freed.
-struct InputSources {
+package struct InputSources {
     /// One layer's; `rejects`: the ingest's, in row order.
-    struct Layer {
-        var source: LinkPipeline.SourceSummary
-        var crs: String
-        var crsAssumed: Bool
-        var generatedIDs: Int
-        var rejects: [Reject]
+    package struct Layer {
+        package var source: LinkPipeline.SourceSummary
+        package var crs: String
+        package var crsAssumed: Bool
+        package var generatedIDs: Int
+        package var rejects: [Reject]
 
         init<Row, Geometry>(_ ingested: Ingest.Result<Row, Geometry>, source: LinkPipeline.SourceSummary) {
             self.source = source
@@ -20,15 +20,15 @@ struct InputSources {
         }
     }
 
-    var buildings: Layer
-    var addresses: Layer
-    var territory: Territory?
+    package var buildings: Layer
+    package var addresses: Layer
+    package var territory: Territory?
 }
 
 extension LinkPipeline {
     /// The report's inputs: each layer's source, with how many of its features were accepted
     /// (`buildings`, `addresses`), rejected and repaired.
-    func inputReports(_ sources: InputSources, _ account: FrameAccount, buildings: Int, addresses: Int) -> [String: RunReport.Input] {
+    package func inputReports(_ sources: InputSources, _ account: FrameAccount, buildings: Int, addresses: Int) -> [String: RunReport.Input] {
         let b = sources.buildings, a = sources.addresses
         return [
             "buildings": inputReport(b.source, b.crs, b.crsAssumed, accepted: buildings, rejected: account.buildingRejects.count,
@@ -38,7 +38,7 @@ extension LinkPipeline {
         ]
     }
 
-    func inputReport(_ t: SourceSummary, _ crs: String, _ assumed: Bool, accepted: Int, rejected: Int, repaired: Int?, generated: Int) -> RunReport.Input {
+    package func inputReport(_ t: SourceSummary, _ crs: String, _ assumed: Bool, accepted: Int, rejected: Int, repaired: Int?, generated: Int) -> RunReport.Input {
         let path = t.spec.location
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         let isFile = (attrs?[.type] as? FileAttributeType) == .typeRegular
@@ -52,7 +52,7 @@ extension LinkPipeline {
 
     /// What lies outside the territory: dropped by the frame stage, or in row groups its box
     /// skipped (GeoParquet).
-    static func outside(_ sources: InputSources, _ account: FrameAccount) -> (addresses: Int, buildings: Int) {
+    package static func outside(_ sources: InputSources, _ account: FrameAccount) -> (addresses: Int, buildings: Int) {
         (account.outsideAddresses + (sources.addresses.source.parquet?.rowsSkippedByBBox ?? 0),
          account.outsideBuildings + (sources.buildings.source.parquet?.rowsSkippedByBBox ?? 0))
     }

@@ -1,10 +1,10 @@
 /// candidates → evidence → the link model → decision (`Matching/`); the evidence also written to
 /// `evidencePath` (`--write-evidence`).
-struct LinkModelDecisions: DecisionSource {
+package struct LinkModelDecisions: DecisionSource {
     let model: LinkModel
     let evidencePath: String?
 
-    func decide(_ indexed: consuming IndexedScene, _ addressRows: consuming CompressedRows<AddressPoint>, buildingRows: CompressedRows<Building>,
+    package func decide(_ indexed: consuming IndexedScene, _ addressRows: consuming CompressedRows<AddressPoint>, buildingRows: CompressedRows<Building>,
                 accessory: [Bool], options: RunOptions, pool: WorkerPool) throws -> MatchedAddresses {
         let previous = StickyLinks.previous(options.previousLinks, addressRows: addressRows, buildingRows: buildingRows, pool: pool)
         let (evidence, compressed) = Self.evidence(consume indexed, addressRows: addressRows, accessory: accessory, options: options.link, pool: pool)
@@ -19,7 +19,7 @@ struct LinkModelDecisions: DecisionSource {
 
     /// candidates → evidence: the grid freed once the candidates exist, the scene once the footprints two
     /// addresses see are compressed. `measures`, `counted`: a distributed run's tile (`LinkEvidence.init`).
-    static func evidence(_ indexed: consuming IndexedScene, addressRows: CompressedRows<AddressPoint>, accessory: [Bool], options: LinkOptions,
+    package static func evidence(_ indexed: consuming IndexedScene, addressRows: CompressedRows<AddressPoint>, accessory: [Bool], options: LinkOptions,
                          measures: RunMeasures? = nil, counted: [Bool]? = nil, pool: WorkerPool) -> (evidence: LinkEvidence, compressed: CompressedScene) {
         let scene = indexed.scene
         let candidates = CandidateSearch.candidates(scene, index: indexed.index, options: options, pool: pool)
@@ -37,7 +37,7 @@ struct LinkModelDecisions: DecisionSource {
 
 /// What the split's scene is cut from once the search's scene is freed: the footprints two
 /// addresses or more see (compressed), the address points, and the addresses' house keys.
-struct CompressedScene {
+package struct CompressedScene {
     var footprints: CompressedFootprints
     var buildingCount: Int
     var addressPoints: [Point2]

@@ -5,15 +5,22 @@ import Foundation
 public struct LinkPipeline {
     public var options: RunOptions
     public var observer: PipelineObserver?
+    /// Decisions made elsewhere, taken in place of the match stage's own (a distributed run's).
+    package var decisions: (any DecisionSource)?
 
     public init(options: RunOptions, observer: PipelineObserver? = nil) {
         self.options = options
         self.observer = observer
     }
 
+    package init(options: RunOptions, observer: PipelineObserver?, decisions: any DecisionSource) {
+        self.init(options: options, observer: observer)
+        self.decisions = decisions
+    }
+
     /// A links-only run into a directory writes no geometry and no address fields: it keeps no lon/lat
     /// footprints, and of the address fields only those linking reads (`AddressField.linking`).
-    var writesRecords: Bool {
+    package var writesRecords: Bool {
         options.only != .links || PostgresTarget.conninfo(from: options.output) != nil
     }
 
@@ -44,7 +51,7 @@ public struct LinkPipeline {
         return result
     }
 
-    func optionSummary() -> [String: String] {
+    package func optionSummary() -> [String: String] {
         [
             "strategy": options.link.strategy.rawValue,
             "max_distance_m": OutputNumber.fixed(options.link.maxDistance, 3),

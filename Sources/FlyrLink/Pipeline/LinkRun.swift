@@ -26,7 +26,7 @@ public struct LinkRun: Sendable {
     public var report: RunReport
     /// The rows the writers write: all (nil), or those of these addresses and buildings (a tile
     /// of a distributed run writes its own; `TileParts`).
-    var writtenRows: (addresses: [Bool], buildings: [Bool])? = nil
+    package var writtenRows: (addresses: [Bool], buildings: [Bool])? = nil
 
     /// Whether the writers write address `a`'s rows (addresses.geojson, its unlinked point).
     func writes(address a: Int) -> Bool { writtenRows?.addresses[a] ?? true }

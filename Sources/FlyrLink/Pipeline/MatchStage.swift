@@ -1,6 +1,6 @@
 /// The match stage's outcome: a link or an unlinked reason per address (not a whole verdict), the
 /// address rows decompressed, and the scene of the possible townhouse rows: all the split reads.
-struct MatchedAddresses {
+package struct MatchedAddresses {
     var links: [Link]
     var unlinked: [UnlinkedReason?]
     var addresses: [AddressPoint]
@@ -10,7 +10,7 @@ struct MatchedAddresses {
 extension LinkPipeline {
     /// match: each address's link or why it has none, as `source` decides; the scene, the grid
     /// and the compressed address rows end here.
-    func matchStage(_ indexed: consuming IndexedScene, _ addressRows: consuming CompressedRows<AddressPoint>, buildingRows: CompressedRows<Building>,
+    package func matchStage(_ indexed: consuming IndexedScene, _ addressRows: consuming CompressedRows<AddressPoint>, buildingRows: CompressedRows<Building>,
                     accessory: [Bool], deciding source: any DecisionSource, _ clock: Clock, _ pool: WorkerPool) throws -> MatchedAddresses {
         let running = start(.match, clock)
         let matched = try source.decide(consume indexed, consume addressRows, buildingRows: buildingRows, accessory: accessory,
@@ -22,7 +22,7 @@ extension LinkPipeline {
 extension MatchedAddresses {
     /// `decided`, with the split's scene cut from the search's whole `scene` (then freed off this
     /// thread) and the house keys made from the addresses.
-    init(_ decided: (links: [Link], unlinked: [UnlinkedReason?]), addresses: [AddressPoint], cutFrom scene: consuming MetricScene,
+    package init(_ decided: (links: [Link], unlinked: [UnlinkedReason?]), addresses: [AddressPoint], cutFrom scene: consuming MetricScene,
          pool: WorkerPool) {
         let rows = Self.linkedTwice(decided.links, buildingCount: scene.footprints.count)
         let rowScene = scene.restricted(toBuildings: rows, pool: pool)

@@ -1,6 +1,6 @@
 /// The baseline (`--matcher naive`): containment, then the nearest footprint within reach.
 struct NaiveDecisions: DecisionSource {
-    func decide(_ indexed: consuming IndexedScene, _ addressRows: consuming CompressedRows<AddressPoint>, buildingRows: CompressedRows<Building>,
+    package func decide(_ indexed: consuming IndexedScene, _ addressRows: consuming CompressedRows<AddressPoint>, buildingRows: CompressedRows<Building>,
                 accessory: [Bool], options: RunOptions, pool: WorkerPool) -> MatchedAddresses {
         let previous = StickyLinks.previous(options.previousLinks, addressRows: addressRows, buildingRows: buildingRows, pool: pool)
         let scene = indexed.scene

@@ -1,21 +1,19 @@
 /// What the read stage hands the ingest: each layer's records, taken by its intake batch by batch as
-/// they were read, and its table; no table for a layer a tile reads from its plan's pack instead.
-struct ReadLayers {
+/// they were read, and its table; no table for a layer handed over already ingested (`PackedLayers`).
+package struct ReadLayers {
     let buildingIntake: Ingest.BuildingIntake
     let addressIntake: Ingest.AddressIntake
     var buildingTable: SourceTable?
     var addressTable: SourceTable?
     var territory: Territory?
-    /// A tile's packs of the layers its plan packed (`TilePack`: the rows one run ingested).
-    var packs: [LayerRole: (path: String, sha256: String)]
+    var packed: (any PackedLayers)?
 }
 
 extension LinkPipeline {
-    /// read: both layers at once (separate GDAL datasets) and the territory. A tile reads `within` its box, not the layers
-    /// it has `packs` of; a plan's task reads its `share`, and a plan keeps `allAddressFields` for its packs.
-    func readStage(_ clock: Clock, _ pool: WorkerPool, within tileBox: BBox? = nil,
-                   packs: [LayerRole: (path: String, sha256: String)] = [:], allAddressFields: Bool = false,
-                   share: SourceShare? = nil) throws -> ReadLayers {
+    /// read: both layers at once (separate GDAL datasets) and the territory. A tile reads `within` its box, not the
+    /// layers it has `packed`; a plan's task reads its `share`, and a plan keeps `allAddressFields` for its packs.
+    package func readStage(_ clock: Clock, _ pool: WorkerPool, within tileBox: BBox? = nil, packed: (any PackedLayers)? = nil,
+                           allAddressFields: Bool = false, share: SourceShare? = nil) throws -> ReadLayers {
         let buildingIntake = Ingest.BuildingIntake(heightScale: (options.heightUnit ?? .m).metres)
         let addressIntake = Ingest.AddressIntake(keeping: writesRecords || allAddressFields ? nil : AddressField.linking)
         let counter = observer.map { ReadProgress(observer: $0) }
@@ -23,10 +21,10 @@ extension LinkPipeline {
         let territory = try options.territory.map { spec throws(InputError) in try Territory.read(spec) }
         var box = territory?.footprint.bbox
         if let tileBox { box = box.map { $0.intersection(tileBox) } ?? tileBox }
-        let (buildings, addresses) = try readBoth(within: box, indexedFlatGeobuf: tileBox != nil, share: share, skipping: Set(packs.keys),
+        let (buildings, addresses) = try readBoth(within: box, indexedFlatGeobuf: tileBox != nil, share: share, skipping: packed?.layers ?? [],
                                                   buildingIntake, addressIntake, progress: counter)
         let read = ReadLayers(buildingIntake: buildingIntake, addressIntake: addressIntake, buildingTable: buildings, addressTable: addresses,
-                              territory: territory, packs: packs)
+                              territory: territory, packed: packed)
         return running.finish(read, "\(buildings?.recordCount ?? 0) buildings, \(addresses?.recordCount ?? 0) addresses",
                               items: (buildings?.recordCount ?? 0) + (addresses?.recordCount ?? 0))
     }

@@ -1,10 +1,10 @@
 extension LinkPipeline {
     /// The run's metric frame: centred on the territory, or on both layers' extents.
-    static func frame(_ territory: Territory?, _ extents: (addresses: BBox, buildings: BBox)) -> LocalMetricFrame {
+    package static func frame(_ territory: Territory?, _ extents: (addresses: BBox, buildings: BBox)) -> LocalMetricFrame {
         frame(territoryBox: territory?.footprint.bbox, extents)
     }
 
-    static func frame(territoryBox: BBox?, _ extents: (addresses: BBox, buildings: BBox)) -> LocalMetricFrame {
+    package static func frame(territoryBox: BBox?, _ extents: (addresses: BBox, buildings: BBox)) -> LocalMetricFrame {
         var union = extents.addresses
         union.extend(extents.buildings)
         return LocalMetricFrame.centred(on: territoryBox ?? union)
@@ -12,7 +12,7 @@ extension LinkPipeline {
 
     /// The box of the addresses and that of the footprints, in stretches on the workers (a box of
     /// boxes is the same in any order).
-    static func extents(_ addresses: [Point2], _ footprints: FootprintStore, pool: WorkerPool) -> (addresses: BBox, buildings: BBox) {
+    package static func extents(_ addresses: [Point2], _ footprints: FootprintStore, pool: WorkerPool) -> (addresses: BBox, buildings: BBox) {
         let stretch = 65_536
         let parts = pool.map((max(addresses.count, footprints.count) + stretch - 1) / stretch, chunkSize: 1) { _, c in
             var a = BBox.empty, b = BBox.empty

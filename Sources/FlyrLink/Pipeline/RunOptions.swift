@@ -65,18 +65,13 @@ public struct RunOptions: Sendable, Codable {
     /// Where to write every candidate's features and score as CSV (for fitting a link model).
     public var evidencePath: String?
 
-    /// One pass of one tile of a distributed run (`flyr-link tile`): the run stops after the
-    /// decisions (see `LinkPipeline.runTile`).
-    public var tile: TileTask?
-    /// A directory holding a distributed run's plan (plan.json) and its tiles' decisions
-    /// (`TileDecisions`), taken in place of the match stage's own (`flyr-link run --decisions`).
-    public var decisionsDirectory: String?
+    /// Other locations the run reads, never written over (a distributed run's decisions).
+    public var alsoReads: [String] = []
 
     /// The stored properties in their order; plan.json keeps the key `outputDirectory`.
     enum CodingKeys: String, CodingKey {
         case buildings, addresses, territory, output = "outputDirectory", format, overwrite, allowEmpty, campaignID, link, units, threads
-        case only, writeHTML, fields, parquetReader, remoteLimits, heightUnit, previousLinks, linkModelPath, evidencePath, tile
-        case decisionsDirectory
+        case only, writeHTML, fields, parquetReader, remoteLimits, heightUnit, previousLinks, linkModelPath, evidencePath
     }
 
     public static var defaultThreads: Int { max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8)) }
@@ -108,5 +103,17 @@ public struct RunOptions: Sendable, Codable {
         if let why = OptionLimits.countProblem("--threads (threads)", threads, maximum: OptionLimits.threads) { throw InputError(why) }
         try remote.validate()
         try fields.validate()
+    }
+}
+
+extension RunOptions {
+    /// The sources and the link model named by canonical absolute paths (see `SourceSpec.resolved`).
+    package var resolvingPaths: RunOptions {
+        var r = self
+        r.buildings = buildings.resolved
+        r.addresses = addresses.resolved
+        r.territory = territory?.resolved
+        r.linkModelPath = linkModelPath.map { SourceSpec(location: $0).resolved.location }
+        return r
     }
 }

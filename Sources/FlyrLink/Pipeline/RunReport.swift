@@ -35,17 +35,30 @@ public struct RunReport: Sendable, Codable {
         public var accessoryBuildings: Int = 0
         public var townhomeRows: Int = 0
         public var units: Int = 0
+
+        package init() {}
     }
 
     public struct Band: Sendable, Codable {
         public var band: String
         public var links: Int
+
+        package init(band: String, links: Int) {
+            self.band = band
+            self.links = links
+        }
     }
 
     public struct Run: Sendable, Codable {
         public var threads: Int
         public var secondsByStage: [String: Double]
         public var secondsTotal: Double
+
+        package init(threads: Int, secondsByStage: [String: Double], secondsTotal: Double) {
+            self.threads = threads
+            self.secondsByStage = secondsByStage
+            self.secondsTotal = secondsTotal
+        }
     }
 
     public var tool = "flyr-link"
@@ -60,6 +73,15 @@ public struct RunReport: Sendable, Codable {
     /// What looks like a mistake (`RunWarnings`), in a fixed order; empty when nothing does.
     public var warnings: [RunWarning] = []
     public var run: Run
+}
+
+extension RunReport {
+    package init(campaignID: String, metricFrame: String, options: [String: String], run: Run) {
+        self.campaignID = campaignID
+        self.metricFrame = metricFrame
+        self.options = options
+        self.run = run
+    }
 }
 
 public enum FlyrLinkVersion {

@@ -1,12 +1,12 @@
 /// Fills the report's counts and confidence histogram from a finished run.
-enum RunSummary {
-    static let bands: [(String, Double, Double)] = [
+package enum RunSummary {
+    package static let bands: [(String, Double, Double)] = [
         ("[0.5,0.6)", 0.5, 0.6), ("[0.6,0.7)", 0.6, 0.7), ("[0.7,0.8)", 0.7, 0.8),
         ("[0.8,0.9)", 0.8, 0.9), ("[0.9,0.95)", 0.9, 0.95), ("[0.95,1.0]", 0.95, 1.01),
     ]
 
     /// The first band holding `confidence`, else the first.
-    static func bandIndex(of confidence: Double) -> Int {
+    package static func bandIndex(of confidence: Double) -> Int {
         bands.firstIndex { confidence >= $0.1 && confidence < $0.2 } ?? 0
     }
 

@@ -17,7 +17,7 @@ public struct RunWarning: Sendable, Codable, Equatable {
 /// wrong `--addresses-crs`), most of a layer rejected or most addresses unlinked, heights in
 /// feet. Each looks at what the run already holds; none reads the inputs again. In a fixed
 /// order, so the list is the same for the same inputs.
-enum RunWarnings {
+package enum RunWarnings {
     /// "Most of a layer": more than this share rejected, or of the addresses unlinked.
     static let largeShare = 0.5
 
@@ -28,7 +28,7 @@ enum RunWarnings {
     }
 
     /// The warnings the sources alone decide, first in the list (a distributed run's plan finds them).
-    static func sources(rejects: [Reject], buildings: LinkPipeline.SourceSummary, addresses: LinkPipeline.SourceSummary,
+    package static func sources(rejects: [Reject], buildings: LinkPipeline.SourceSummary, addresses: LinkPipeline.SourceSummary,
                         addressBox: BBox, buildingBox: BBox) -> [RunWarning] {
         var out: [RunWarning] = []
         for field in [AddressField.houseNumber, .streetName] where addresses.featuresRead > 0 && addresses.resolvedFields[field.rawValue] == nil {
@@ -50,7 +50,7 @@ enum RunWarnings {
     }
 
     /// The warning the links decide (from the run's counts).
-    static func links(_ c: RunReport.Counts) -> [RunWarning] {
+    package static func links(_ c: RunReport.Counts) -> [RunWarning] {
         var out: [RunWarning] = []
         if c.addresses > 0, Double(c.unlinked) > largeShare * Double(c.addresses) {
             let top = c.unlinkedByReason.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key ?? "unknown"
@@ -61,12 +61,12 @@ enum RunWarnings {
     }
 
     /// The warning of heights in feet (the buildings' rows decide it), last in the list.
-    static func heights(_ buildings: [Building], unit: RunOptions.HeightUnit?) -> [RunWarning] {
+    package static func heights(_ buildings: [Building], unit: RunOptions.HeightUnit?) -> [RunWarning] {
         heights(looksLikeFeet: unit == nil ? HeightCheck.looksLikeFeet(buildings) : nil)
     }
 
     /// `feet`: why the heights look like feet (`HeightCheck`), nil if they do not or a unit was given.
-    static func heights(looksLikeFeet feet: String?) -> [RunWarning] {
+    package static func heights(looksLikeFeet feet: String?) -> [RunWarning] {
         guard let feet else { return [] }
         return [RunWarning(code: "height_in_feet", message:
             "buildings: heights look like feet (\(feet)); pass --height-unit ft to write them in metres, or --height-unit m if they are metres")]
@@ -121,7 +121,7 @@ enum RunWarnings {
 
 /// Whether a layer's heights look like feet: a storey is 2.5–4 m (8–13 ft), and a layer's
 /// lowest tenth (garages, sheds, one-storey houses) is rarely above 9 m.
-enum HeightCheck {
+package enum HeightCheck {
     /// Too few heights say nothing.
     static let minimumHeights = 20
 
@@ -132,7 +132,7 @@ enum HeightCheck {
     }
 
     /// The buildings' positive heights and heights per level (with levels ≥ 1), each sorted.
-    static func sortedHeights(_ buildings: [Building]) -> (heights: [Double], perLevel: [Double]) {
+    package static func sortedHeights(_ buildings: [Building]) -> (heights: [Double], perLevel: [Double]) {
         var heights: [Double] = [], perLevel: [Double] = []
         for b in buildings {
             guard let h = b.height, h > 0 else { continue }
@@ -144,7 +144,7 @@ enum HeightCheck {
 
     /// The same from the heights' and the heights per level's order statistics (`value(k)`: the
     /// k-th smallest; a plan made from shares finds them without holding every height).
-    static func looksLikeFeet(heights: (count: Int, value: (Int) -> Double), perLevel: (count: Int, value: (Int) -> Double)) -> String? {
+    package static func looksLikeFeet(heights: (count: Int, value: (Int) -> Double), perLevel: (count: Int, value: (Int) -> Double)) -> String? {
         guard heights.count >= minimumHeights else { return nil }
         if perLevel.count >= minimumHeights {
             // Levels known: metres give 2.5–4 a storey, feet 8–13.

@@ -1,15 +1,15 @@
 extension LinkPipeline {
     /// What the report keeps of a source table once its records are ingested.
-    struct SourceSummary: Sendable, Codable {
-        var spec: SourceSpec
+    package struct SourceSummary: Sendable, Codable {
+        package var spec: SourceSpec
         var reader: String
         var layerName: String
         var resolvedFields: [String: String]
         var attributeFilter: String?
-        var featuresRead: Int
-        var parquet: ParquetReadReport?
+        package var featuresRead: Int
+        package var parquet: ParquetReadReport?
         var fields: [SourceField]
-        var readsInParts: Bool
+        package var readsInParts: Bool
 
         init(_ t: SourceTable) {
             spec = t.spec
@@ -23,17 +23,16 @@ extension LinkPipeline {
             readsInParts = t.readsInParts
         }
 
-        /// A layer read from a tile's pack (`TilePack`): the source it was made from.
-        init(_ pack: TilePack.Header, spec: SourceSpec) {
+        package init(spec: SourceSpec, reader: String, layerName: String, featuresRead: Int, readsInParts: Bool) {
             self.spec = spec
-            reader = "flyr-link plan's tile pack"
-            layerName = pack.layer.rawValue
+            self.reader = reader
+            self.layerName = layerName
             resolvedFields = [:]
             attributeFilter = nil
-            featuresRead = pack.rows
+            self.featuresRead = featuresRead
             parquet = nil
             fields = []
-            readsInParts = true
+            self.readsInParts = readsInParts
         }
     }
 }

@@ -1,6 +1,6 @@
 /// The addresses as the assemble reads them: their links (a split row's as unit links), each
 /// unlinked address's reason, the address rows, and the unit slices.
-struct LinkedAddresses {
+package struct LinkedAddresses {
     var links: [Link]
     var unlinked: [UnlinkedReason?]
     var addresses: [AddressPoint]
@@ -10,7 +10,7 @@ struct LinkedAddresses {
 extension LinkPipeline {
     /// split: townhouse rows into unit slices, on the scene of the possible rows; the scene is freed
     /// off this thread first, and only the planned rows' compressed building rows are unpacked.
-    func splitStage(_ matched: consuming MatchedAddresses, buildingRows: CompressedRows<Building>, frame: LocalMetricFrame,
+    package func splitStage(_ matched: consuming MatchedAddresses, buildingRows: CompressedRows<Building>, frame: LocalMetricFrame,
                     _ clock: Clock, _ pool: WorkerPool) -> LinkedAddresses {
         let running = start(.split, clock)
         let rowScene = matched.rowScene

@@ -1,7 +1,7 @@
 /// The campaign's area: buildings that intersect it and addresses inside it are in the run.
-struct Territory {
-    var footprint: Footprint  // EPSG:4326
-    var source: String
+package struct Territory {
+    package var footprint: Footprint  // EPSG:4326
+    package var source: String
 
     static func read(_ spec: SourceSpec) throws(InputError) -> Territory {
         let table = try GDALSourceReader.read(spec, role: .territory, mapping: FieldMapping())

@@ -16,7 +16,7 @@ public struct LocalMetricFrame: Sendable, Hashable, Codable {
 
     /// The projection itself, as the run computes it (PROJ's `projString` is what it agrees with, and
     /// what the report names).
-    var transverseMercator: TransverseMercator {
+    package var transverseMercator: TransverseMercator {
         TransverseMercator(centerLon: centerLon, centerLat: centerLat)
     }
 

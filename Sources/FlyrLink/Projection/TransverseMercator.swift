@@ -8,7 +8,7 @@ import Foundation
 /// operation). Projecting every vertex of a million footprints went through PROJ at about 0.7 s.
 ///
 /// A value type with no state beyond its constants: every worker uses it at once.
-struct TransverseMercator: Sendable {
+package struct TransverseMercator: Sendable {
     /// Semi-major axis (m) times the normalised meridian quadrant: metres per unit of the series.
     private let scale: Double
     /// Northing of the origin latitude (m), subtracted so that y is 0 there.
@@ -69,7 +69,7 @@ struct TransverseMercator: Sendable {
     /// projection is not defined. Four transcendental calls a point (sincos twice, atan2, asinh):
     /// the other sines and cosines follow from these by exact identities.
     @inline(__always)
-    func forward(_ p: Point2) -> Point2 {
+    package func forward(_ p: Point2) -> Point2 {
         let phi = p.y * Self.degree, lambda = p.x * Self.degree - centralMeridian
         guard abs(phi) <= Double.pi / 2, lambda.isFinite else { return Point2(x: .infinity, y: .infinity) }
         let sinPhi = sin(phi), cosPhi = cos(phi)
@@ -98,7 +98,7 @@ struct TransverseMercator: Sendable {
 
     /// Metres in the frame back to lon/lat (degrees).
     @inline(__always)
-    func inverse(_ p: Point2) -> Point2 {
+    package func inverse(_ p: Point2) -> Point2 {
         let xi = (p.y + originNorthing) / scale, eta = p.x / scale
         guard abs(eta) <= Self.eastingLimit, xi.isFinite else { return Point2(x: .infinity, y: .infinity) }
         let em1 = expm1(2 * eta), e = em1 + 1  // sinh and cosh from one exponential, sinh exact near 0

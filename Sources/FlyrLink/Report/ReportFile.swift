@@ -25,7 +25,7 @@ public enum ReportFile {
 
     /// `houseNumbers`: those a links-only output lacks (by address id; a distributed run's merge
     /// knows those its page shows). `checkingLinks`: see `OutputDirectoryContents`.
-    static func redraw(directory: String, truth: String? = nil, houseNumbers: [String: String?], checkingLinks: Bool = true) throws -> String {
+    package static func redraw(directory: String, truth: String? = nil, houseNumbers: [String: String?], checkingLinks: Bool = true) throws -> String {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
             throw InputError("\(directory) is not a directory")

@@ -1,5 +1,5 @@
 /// The report's fixed choices, in one place (the page states them).
-enum ReportSettings {
+package enum ReportSettings {
     /// An address is doubtful when unlinked or linked below this confidence (the overview's colour,
     /// the spots' counts).
     static let doubtfulBelow = 0.7
@@ -10,7 +10,7 @@ enum ReportSettings {
     static let spotCell = 40.0
     static let overviewCells = 64
     static let minimumOverviewCell = 10.0
-    static let tableRows = 15
+    package static let tableRows = 15
 }
 
 /// What the page shows, computed from a `ReportSource` in passes: with geometry two over the

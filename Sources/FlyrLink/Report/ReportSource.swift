@@ -62,9 +62,9 @@ struct AddressOutcome: Equatable {
 /// The rounding the output files apply, applied to values taken from memory. `OutputNumber` writes
 /// round(|v|·10^d) over 10^d; readers parse that decimal to the nearest double, which is what one
 /// division by the exact power of ten gives.
-enum ReportRounding {
+package enum ReportRounding {
     @inline(__always)
-    static func round(_ v: Double, _ decimals: Int) -> Double {
+    package static func round(_ v: Double, _ decimals: Int) -> Double {
         guard v.isFinite else { return v }
         let scale = GeoJSONScanner.exactPowerOfTen(decimals)
         let r = (abs(v) * scale).rounded() / scale

@@ -1,5 +1,5 @@
 /// A row that can be compressed: its packed record (`PackedFields`) and a few fixed-width values.
-protocol CompressibleRow {
+package protocol CompressibleRow {
     /// Bytes of the fixed-width part.
     static var fixedWidth: Int { get }
     /// The fixed-width part written at `fixed` (not aligned), the record's bytes appended to
@@ -12,7 +12,7 @@ protocol CompressibleRow {
 /// A layer's rows, zstd-compressed in memory from the read until the stages that read them, since
 /// the geometry stages between read only footprints and points (held, the rows were a third of their peak).
 /// Chunks of `chunkRows` in read order (fixed parts, then records; 0 for none), read back in `order`.
-final class CompressedRows<Row: CompressibleRow>: @unchecked Sendable {
+package final class CompressedRows<Row: CompressibleRow>: @unchecked Sendable {
     /// How many rows were compressed.
     let compressedCount: Int
     private let chunks: [ZstdChunk]
@@ -22,7 +22,7 @@ final class CompressedRows<Row: CompressibleRow>: @unchecked Sendable {
     static var chunkRows: Int { 65_536 }
 
     /// How many rows are read back.
-    var count: Int { order?.count ?? compressedCount }
+    package var count: Int { order?.count ?? compressedCount }
 
     private init(count: Int, chunks: [ZstdChunk]) {
         compressedCount = count
@@ -30,7 +30,7 @@ final class CompressedRows<Row: CompressibleRow>: @unchecked Sendable {
     }
 
     /// `rows`, compressed on the workers.
-    convenience init(compressing rows: [Row], pool: WorkerPool) {
+    package convenience init(compressing rows: [Row], pool: WorkerPool) {
         let n = (rows.count + Self.chunkRows - 1) / Self.chunkRows
         let chunks = rows.withUnsafeBufferPointer { rows in
             pool.map(n, chunkSize: 1, workerState: { [UInt8]() }) { _, raw, c in
@@ -81,7 +81,7 @@ final class CompressedRows<Row: CompressibleRow>: @unchecked Sendable {
     }
 
     /// Only the rows (positions in the current order) where `keep` is true are read back.
-    func keep(_ keep: [Bool]) {
+    package func keep(_ keep: [Bool]) {
         precondition(keep.count == count, "one flag per row")
         order = keep.indices.compactMap { keep[$0] ? position($0) : nil }
     }
@@ -89,7 +89,7 @@ final class CompressedRows<Row: CompressibleRow>: @unchecked Sendable {
     private func position(_ k: Int) -> Int32 { order.map { $0[k] } ?? Int32(k) }
 
     /// The rows, unpacked on the workers (each chunk's records into a slab of their own), in order.
-    func decompressed(pool: WorkerPool) -> [Row] {
+    package func decompressed(pool: WorkerPool) -> [Row] {
         ResultSlots<Row>.collect(count) { slots in
             forEachRow(pool: pool) { k, row in slots.set(k, row) }
         }
@@ -97,7 +97,7 @@ final class CompressedRows<Row: CompressibleRow>: @unchecked Sendable {
 
     /// `transform` of every row (its position, the row), in order, computed on the workers a chunk
     /// at a time: the rows are unpacked only a chunk at a time.
-    func map<T>(pool: WorkerPool, _ transform: (Int, Row) -> T) -> [T] {
+    package func map<T>(pool: WorkerPool, _ transform: (Int, Row) -> T) -> [T] {
         ResultSlots<T>.collect(count) { slots in
             forEachRow(pool: pool) { k, row in slots.set(k, transform(k, row)) }
         }
@@ -181,13 +181,13 @@ final class CompressedRows<Row: CompressibleRow>: @unchecked Sendable {
 extension CompressedRows {
     /// The rows as bytes, for a tile's pack (`TilePack`): their count, then each chunk
     /// (`ZstdChunk.append(count:_:to:)`). Only rows read back as compressed (no order).
-    func append(to bytes: inout [UInt8]) {
+    package func append(to bytes: inout [UInt8]) {
         precondition(order == nil, "rows compressed in their own order")
         ZstdChunk.append(count: compressedCount, chunks, to: &bytes)
     }
 
     /// The rows `append(to:)` wrote at `offset` (moved past them); nil when the bytes end first.
-    static func read(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> CompressedRows? {
+    package static func read(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> CompressedRows? {
         ZstdChunk.read(counted: bytes, perChunk: chunkRows, at: &offset).map { CompressedRows(count: $0.count, chunks: $0.chunks) }
     }
 }

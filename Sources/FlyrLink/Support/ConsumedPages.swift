@@ -2,9 +2,9 @@ import Glibc
 
 /// Hands a large buffer's pages back once a pass has read them for the last time, so the buffer and
 /// what is made from it are never both full size. Pages read as zeros afterwards: no references.
-enum ConsumedPages {
+package enum ConsumedPages {
     /// Drops the whole pages of `buffer` that lie below element `end`.
-    static func drop<T>(_ buffer: UnsafeBufferPointer<T>, below end: Int) {
+    package static func drop<T>(_ buffer: UnsafeBufferPointer<T>, below end: Int) {
         precondition(_isPOD(T.self), "only buffers without references")
         guard let base = buffer.baseAddress, end > 0 else { return }
         let (lower, upper) = wholePages(from: Int(bitPattern: base), bytes: min(end, buffer.count) * MemoryLayout<T>.stride)

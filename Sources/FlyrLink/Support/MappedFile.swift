@@ -2,11 +2,11 @@ import Foundation
 
 /// A file mapped read-only and private, so its pages come from the page cache as they are read and
 /// can be dropped again (GeoJSONScanner.releaseConsumed) without copying the file into memory.
-final class MappedFile {
-    let bytes: UnsafeRawBufferPointer
+package final class MappedFile {
+    package let bytes: UnsafeRawBufferPointer
     private let length: Int
 
-    init(path: String) throws(InputError) {
+    package init(path: String) throws(InputError) {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw InputError("cannot read \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }

@@ -5,7 +5,7 @@ internal import CCrypto
 /// SHA-256 (FIPS 180-4) for input fingerprints and snapshot manifests, computed by libcrypto
 /// (SHA instructions where the CPU has them: inputs of hundreds of megabytes hash in a fraction of
 /// a second). Streaming: `update` as often as needed, then `finish` once.
-struct SHA256: ~Copyable {
+package struct SHA256: ~Copyable {
     private let context: OpaquePointer
 
     init() {
@@ -52,7 +52,7 @@ struct SHA256: ~Copyable {
         return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
-    static func hash(_ bytes: [UInt8]) -> String {
+    package static func hash(_ bytes: [UInt8]) -> String {
         var s = SHA256()
         s.update(bytes)
         return hex(s.finish())
@@ -61,7 +61,7 @@ struct SHA256: ~Copyable {
     /// Hex digest of an input file, remembered for the process by path, size and modification time:
     /// a snapshot fingerprints its inputs and the run's report does again, and large inputs take
     /// seconds to hash.
-    static func fingerprint(_ path: String) -> String? {
+    package static func fingerprint(_ path: String) -> String? {
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         // (By the canonical path: one file named two ways is hashed once.)
         let canonical = SourceSpec(location: path).resolved.location
@@ -70,7 +70,7 @@ struct SHA256: ~Copyable {
     }
 
     /// Hex digest of a file's bytes, read in 1 MiB blocks; nil when it cannot be read.
-    static func hashFile(_ path: String) -> String? {
+    package static func hashFile(_ path: String) -> String? {
         var s = SHA256()
         do {
             try FileBlocks.forEach(path) { s.update($0) }

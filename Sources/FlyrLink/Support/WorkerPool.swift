@@ -4,11 +4,11 @@ import Foundation
 /// (shapely's model: one context per thread, never one per call). Work is split into chunks that
 /// workers take in turn; each chunk's results go to its own slots, so the output never depends
 /// on which thread did what, or on how many there were.
-final class WorkerPool: @unchecked Sendable {
+package final class WorkerPool: @unchecked Sendable {
     let threadCount: Int
     private let contexts: [GEOSContext]
 
-    init(threads: Int) {
+    package init(threads: Int) {
         threadCount = max(1, threads)
         contexts = (0..<max(1, threads)).map { _ in GEOSContext() }
     }
@@ -39,7 +39,7 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     /// As `map`, with state made once per worker thread (see `forEachChunk(_:workerState:_:)`).
-    func map<T, S>(_ count: Int, chunkSize: Int = 1024, workerState: () -> S, _ transform: (GEOSContext, inout S, Int) -> T) -> [T] {
+    package func map<T, S>(_ count: Int, chunkSize: Int = 1024, workerState: () -> S, _ transform: (GEOSContext, inout S, Int) -> T) -> [T] {
         guard count > 0 else { return [] }
         let chunks = (count + chunkSize - 1) / chunkSize
         return ResultSlots<T>.collect(count) { slots in
@@ -51,7 +51,7 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     /// Maps 0..<count to results in index order, computed in chunks on the workers.
-    func map<T>(_ count: Int, chunkSize: Int = 1024, _ transform: (GEOSContext, Int) -> T) -> [T] {
+    package func map<T>(_ count: Int, chunkSize: Int = 1024, _ transform: (GEOSContext, Int) -> T) -> [T] {
         map(count, chunkSize: chunkSize, workerState: { () }) { ctx, _, i in transform(ctx, i) }
     }
 }

@@ -3,12 +3,12 @@ internal import CZstd
 /// Bytes compressed in memory (zstd, level 1: compressing is on the run's path, and these planes and
 /// records compress well at it): one chunk of `CompressedRows` or `CompressedFootprints`. The owner
 /// frees it (`free()`) when it is done with it.
-struct ZstdChunk {
+package struct ZstdChunk {
     let compressed: UnsafeMutableRawBufferPointer
-    let rawSize: Int
+    package let rawSize: Int
 
     /// `source` compressed into a buffer just its compressed size.
-    init(compressing source: UnsafeRawBufferPointer) {
+    package init(compressing source: UnsafeRawBufferPointer) {
         let bound = ZSTD_compressBound(source.count)
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: bound, alignment: 1)
         defer { scratch.deallocate() }
@@ -22,7 +22,7 @@ struct ZstdChunk {
     /// The bytes decompressed, into `raw` (a buffer to reuse, resized to them); `what` names the
     /// chunk if it does not unpack (memory of this process, or a tile's pack whose SHA-256 its plan
     /// vouches for: a failure is a defect, not input).
-    func unpack(into raw: inout [UInt8], what: String) {
+    package func unpack(into raw: inout [UInt8], what: String) {
         raw.removeAll(keepingCapacity: true)
         raw.append(contentsOf: repeatElement(0, count: rawSize))
         let size = raw.withUnsafeMutableBytes { out in
@@ -31,7 +31,7 @@ struct ZstdChunk {
         precondition(ZSTD_isError(size) == 0 && size == rawSize, "zstd: \(what) did not unpack to its size")
     }
 
-    func free() { compressed.deallocate() }
+    package func free() { compressed.deallocate() }
 
     /// The chunk as bytes: its raw size and its compressed size, then the compressed bytes. A
     /// tile's pack (`TilePack`) carries compressed chunks to another process.
@@ -44,14 +44,14 @@ struct ZstdChunk {
     }
 
     /// `count` items' chunks as bytes: the count, then each chunk.
-    static func append(count: Int, _ chunks: [ZstdChunk], to bytes: inout [UInt8]) {
+    package static func append(count: Int, _ chunks: [ZstdChunk], to bytes: inout [UInt8]) {
         append(size: count, to: &bytes)
         for chunk in chunks { chunk.append(to: &bytes) }
     }
 
     /// What `append(count:_:to:)` wrote at `offset` (moved past it), `perChunk` items a chunk;
     /// nil when the bytes end first (the chunks read are freed).
-    static func read(counted bytes: UnsafeRawBufferPointer, perChunk: Int, at offset: inout Int) -> (count: Int, chunks: [ZstdChunk])? {
+    package static func read(counted bytes: UnsafeRawBufferPointer, perChunk: Int, at offset: inout Int) -> (count: Int, chunks: [ZstdChunk])? {
         guard let count = size(in: bytes, at: offset) else { return nil }
         offset += 8
         var chunks: [ZstdChunk] = []

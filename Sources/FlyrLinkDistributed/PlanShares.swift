@@ -1,3 +1,4 @@
+import FlyrLink
 import Foundation
 
 /// What a plan made on the cluster learns from each share of its sources (`SourceShare`), in two
@@ -10,7 +11,7 @@ import Foundation
 /// - the measure: each share again, in the frame: repairs, the territory's counts, the heights
 ///   (sorted, for the feet warning's order statistics), a sample of the points for the cut, and
 ///   the longest building box per cell for the halos.
-/// The plan (`LinkPipeline.plan(tiles:shares:)`) then says of the sources exactly what a plan
+/// The plan (`Planner.plan(tiles:shares:)`) then says of the sources exactly what a plan
 /// from a whole read says; only its cut (from the sample) and halos (from cells, never narrower)
 /// differ, and the outputs do not depend on either.
 public enum PlanShares {

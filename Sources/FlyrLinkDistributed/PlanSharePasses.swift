@@ -1,13 +1,14 @@
+import FlyrLink
 import Foundation
 
 /// The two passes of a plan made on the cluster over one share of the sources (`PlanShares`).
-extension LinkPipeline {
+extension Planner {
     /// The scan of `share`: its rows read and ingested as a run ingests them; its counts, extents,
     /// rejects, and its accepted ids' hashes (sorted), written to `path` and its sidecar.
     public func scanShare(_ share: SourceShare, to path: String) throws {
         let (pipeline, clock, pool) = try planReading()
         let ingested = try pipeline.ingestStage(pipeline.readStage(clock, pool, share: share), clock, pool)
-        let extents = Self.extents(ingested.points, ingested.footprints, pool: pool)
+        let extents = LinkPipeline.extents(ingested.points, ingested.footprints, pool: pool)
         func layer(_ source: InputSources.Layer, accepted: Int, extent: BBox) -> PlanShares.LayerScan {
             PlanShares.LayerScan(source: source.source, crs: source.crs, crsAssumed: source.crsAssumed, generatedIDs: source.generatedIDs,
                                  accepted: accepted, extent: extent, rejects: source.rejects, repeats: Self.repeats(source.rejects))
@@ -44,7 +45,7 @@ extension LinkPipeline {
             extent.extend(box)
             cells.add(box)
         }
-        let outside = Self.outside(sources, records.account)
+        let outside = LinkPipeline.outside(sources, records.account)
         let (heights, perLevel) = HeightCheck.sortedHeights(records.buildingRows.decompressed(pool: pool))
         var sample: [UInt64] = []
         sample.reserveCapacity(3 * (points.count / verdict.sampleStride + 1))

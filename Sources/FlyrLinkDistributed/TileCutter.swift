@@ -1,3 +1,4 @@
+import FlyrLink
 /// Cuts the addresses' points into tiles of nearly equal address counts: the box is halved again
 /// and again across its longer side (of the points in it), at the point that splits its count in
 /// the ratio of the tiles each half gets. Deterministic: ties in a coordinate are ordered by

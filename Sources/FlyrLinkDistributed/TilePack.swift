@@ -1,3 +1,4 @@
+import FlyrLink
 import Foundation
 
 /// A tile's share of a layer the plan cut into tiles (`TilePlan.packed`): the rows one run
@@ -118,5 +119,38 @@ enum TilePack {
             guard offset == raw.count else { return .failure(broken) }
             return .success(layer)
         }.get()
+    }
+}
+
+/// A tile's packs (`TileTask.packs`), handed to the run's ingest stage in place of a read.
+struct TilePacks: PackedLayers {
+    let task: TileTask
+
+    init(_ task: TileTask) {
+        self.task = task
+    }
+
+    var layers: Set<LayerRole> { Set(task.packs.keys) }
+
+    func buildings(_ spec: SourceSpec, pool: WorkerPool) throws(InputError)
+        -> (result: Ingest.Result<Building, FootprintStore>, source: LinkPipeline.SourceSummary) {
+        try unpacked(.buildings, spec, pool: pool) { $0.footprints! }
+    }
+
+    func addresses(_ spec: SourceSpec, pool: WorkerPool) throws(InputError)
+        -> (result: Ingest.Result<AddressPoint, [Point2]>, source: LinkPipeline.SourceSummary) {
+        try unpacked(.addresses, spec, pool: pool) { $0.points! }
+    }
+
+    private func unpacked<Row: CompressibleRow, Geometry>(_ layer: LayerRole, _ spec: SourceSpec, pool: WorkerPool,
+                                                          _ geometry: (TilePack.Layer<Row>) -> Geometry)
+        throws(InputError) -> (result: Ingest.Result<Row, Geometry>, source: LinkPipeline.SourceSummary) {
+        let file = task.packs[layer]!
+        let pack = try TilePack.read(file.path, sha256: file.sha256, tile: task.tile.index, layer: layer, as: Row.self, pool: pool)
+        let header = pack.header
+        let result = Ingest.Result(rows: pack.rows, rejects: [], crs: header.crs, crsAssumed: header.crsAssumed,
+                                   generatedIDs: header.generatedIDs, geometry: geometry(pack))
+        return (result, LinkPipeline.SourceSummary(spec: spec, reader: "flyr-link plan's tile pack", layerName: header.layer.rawValue,
+                                                   featuresRead: header.rows, readsInParts: true))
     }
 }

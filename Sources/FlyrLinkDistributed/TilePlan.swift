@@ -1,3 +1,4 @@
+import FlyrLink
 import Foundation
 
 /// A distributed run's plan (`flyr-link plan`): the run's options, its metric frame, the inputs it
@@ -141,7 +142,7 @@ public struct TilePlan: Sendable, Codable {
         try plan.write(to: path)
     }
 
-    /// A plan as made (`LinkPipeline.plan`), with its rejects and what it keeps of the layers it packs.
+    /// A plan as made (`Planner.plan`), with its rejects and what it keeps of the layers it packs.
     public struct Made {
         public var plan: TilePlan
         public var rejects: [Reject]
@@ -318,29 +319,7 @@ public struct TileBounds: Sendable, Codable, Equatable {
     }
 }
 
-extension SourceSpec {
-    /// The same source with a local file or directory named by its canonical absolute path: a
-    /// plan is read by tasks that run elsewhere.
-    var resolved: SourceSpec {
-        guard let path = realpath(location, nil) else { return self }
-        defer { free(path) }
-        var r = self
-        r.location = String(cString: path)
-        return r
-    }
-}
-
 extension RunOptions {
-    /// The sources and the link model named by canonical absolute paths (see `SourceSpec.resolved`).
-    var resolvingPaths: RunOptions {
-        var r = self
-        r.buildings = buildings.resolved
-        r.addresses = addresses.resolved
-        r.territory = territory?.resolved
-        r.linkModelPath = linkModelPath.map { SourceSpec(location: $0).resolved.location }
-        return r
-    }
-
     /// Whether a plan made with `plan`'s options links as this run does: the same sources (however
     /// their paths were typed), fields and linking.
     func linksLike(_ plan: RunOptions) -> Bool {

@@ -1,3 +1,4 @@
+import FlyrLink
 import Foundation
 
 /// A tile's decisions: for each of its own addresses (by id, in id order), the building it is

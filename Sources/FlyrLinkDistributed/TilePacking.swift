@@ -1,3 +1,4 @@
+import FlyrLink
 import Foundation
 
 /// What a plan keeps of the layers it cuts into tiles' packs (`TilePack`), taken from the ingest

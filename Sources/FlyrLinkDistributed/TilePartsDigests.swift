@@ -1,3 +1,4 @@
+import FlyrLink
 import Foundation
 
 /// The SHA-256 of every file of a tile's parts (`TileParts`), in SHA256SUMS beside them, written

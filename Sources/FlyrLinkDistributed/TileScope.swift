@@ -1,3 +1,4 @@
+import FlyrLink
 /// One pass of one tile of a distributed run, as a run's options carry it (`flyr-link tile`).
 public struct TileTask: Sendable, Codable {
     public enum Pass: String, Sendable, Codable {

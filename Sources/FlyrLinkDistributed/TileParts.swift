@@ -1,3 +1,4 @@
+import FlyrLink
 import Foundation
 
 /// A tile's part of a distributed run's outputs (`flyr-link tile outputs`): the rows of links.csv,

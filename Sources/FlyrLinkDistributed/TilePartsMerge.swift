@@ -1,3 +1,4 @@
+import FlyrLink
 import Foundation
 
 /// The outputs of a distributed run from its tiles' parts (`flyr-link run --parts DIR`): each

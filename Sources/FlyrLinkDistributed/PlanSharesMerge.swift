@@ -1,3 +1,4 @@
+import FlyrLink
 import Foundation
 
 /// The driver's steps of a plan made from shares (`PlanShares`): the frame from the scans, then
@@ -155,7 +156,7 @@ extension PlanShares {
     }
 }
 
-extension LinkPipeline {
+extension Planner {
     /// plan, from the shares' files in `directory` (`PlanShares`): the same plan of the sources as
     /// a whole read makes (the frame, the report's inputs and counts, the rejects, the warnings),
     /// its tiles cut from the sample of points and their halos grown over the cells' longest
@@ -202,9 +203,9 @@ extension LinkPipeline {
         addressSource.spec = options.addresses
         let b = scans[0].scan.buildings, a = scans[0].scan.addresses
         var inputs: [String: RunReport.Input] = [:]
-        inputs["buildings"] = inputReport(buildingSource, b.crs, b.crsAssumed, accepted: buildings, rejected: buildingRejects.count,
+        inputs["buildings"] = self.pipeline.inputReport(buildingSource, b.crs, b.crsAssumed, accepted: buildings, rejected: buildingRejects.count,
                                           repaired: counts.buildingsRepaired, generated: 0)
-        inputs["addresses"] = inputReport(addressSource, a.crs, a.crsAssumed, accepted: addresses, rejected: addressRejects.count,
+        inputs["addresses"] = self.pipeline.inputReport(addressSource, a.crs, a.crsAssumed, accepted: addresses, rejected: addressRejects.count,
                                           repaired: nil, generated: 0)
         let (addressBox, buildingBox) = PlanShares.extents(scans.map(\.scan))
         let heights = measures.map { $0.words.section(0..<$0.measure.heights) }

@@ -1,3 +1,4 @@
+import FlyrLink
 import Foundation
 
 /// A file of the run's measures made by tiles (`flyr-link tile measures`, `tile sum`): the plan it
