@@ -179,7 +179,7 @@ public enum TileParts {
             .prefix(ReportSettings.tableRows))
     }
 
-    /// The tile's part of the report's counts (`RunSummary.count` over its own addresses and buildings).
+    /// The tile's part of the report's counts (`RunSummary.counts` over its own addresses and buildings).
     static func counts(_ run: LinkRun, scope: TileScope, accessory: [Bool]) -> (RunReport.Counts, [Int]) {
         var c = RunReport.Counts()
         var byMethod = [Int](repeating: 0, count: MatchMethod.allCases.count)

@@ -10,7 +10,7 @@ final class CompressedFootprintsTests: XCTestCase {
         // left open, and one whose last point is its first but for the sign of a zero.
         var footprints = (0..<(2 * CompressedFootprints.chunkFootprints + 777)).map { _ in RandomFootprints.make(&rng) }
         footprints[3] = .empty
-        footprints[4] = Footprint(points: [Point2(x: -0.0, y: 0), Point2(x: 1e300, y: -3), Point2(x: 5e-324, y: 2), Point2(x: -0.0, y: 0)], layoutEnds: [])
+        footprints[4] = Footprint(points: [Point2(x: -0.0, y: 0), Point2(x: 1e300, y: -3), Point2(x: .leastNonzeroMagnitude, y: 2), Point2(x: -0.0, y: 0)], layoutEnds: [])
         footprints[5] = Footprint(points: [Point2(x: 1, y: 2), Point2(x: 3, y: 2), Point2(x: 3, y: 5)], layoutEnds: [])
         footprints[6] = Footprint(points: [Point2(x: 0.0, y: 2), Point2(x: 3, y: 2), Point2(x: 3, y: 5), Point2(x: -0.0, y: 2)], layoutEnds: [])
         let store = FootprintStore(footprints)

@@ -11,9 +11,9 @@ extension LinkPipeline {
         result.report.inputs = inputReports(sources, account, buildings: result.buildings.count, addresses: result.addresses.count)
         result.report.territory = sources.territory?.source
         let outside = Self.outside(sources, account)
-        RunSummary.count(&result, accessory: accessory, repaired: account.repaired, outsideAddresses: outside.addresses,
-                         outsideBuildings: outside.buildings, buildingRejects: account.buildingRejects.count,
-                         addressRejects: sources.addresses.rejects.count)
+        (result.report.counts, result.report.confidenceHistogram) = RunSummary.counts(
+            result, accessory: accessory, repaired: account.repaired, outsideAddresses: outside.addresses, outsideBuildings: outside.buildings,
+            buildingRejects: account.buildingRejects.count, addressRejects: sources.addresses.rejects.count)
         return running.finish(result, "\(result.links.count) links", items: result.links.count)
     }
 
@@ -22,15 +22,15 @@ extension LinkPipeline {
     package func assembledRun(_ linked: consuming LinkedAddresses, _ records: consuming FramedRecords, rejects: [Reject],
                       frame: LocalMetricFrame, pool: WorkerPool) -> LinkRun {
         let campaign = options.resolvedCampaignID
-        let buildingCount = records.buildingRows.count
-        var result = LinkRun(options: options, campaignID: campaign, frame: frame, addresses: linked.addresses,
-                             addressLocations: records.points, buildings: [], buildingFootprints: records.footprints,
-                             links: [], linkOfAddress: LinkOfAddress(), unlinkedReason: UnlinkedReasons(), buildingLinkStart: [],
-                             units: linked.units, rejects: rejects,
-                             report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
-                                               run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))
-        LinkAssembly.assemble(&result, links: &linked.links, unlinked: linked.unlinked, buildingCount: buildingCount, pool: pool)
-        result.buildings = records.buildingRows.decompressed(pool: pool)
-        return result
+        let links = linked.links, unlinked = linked.unlinked, addresses = linked.addresses, units = linked.units
+        _ = consume linked  // (the links are `links`' alone, freed once grouped)
+        let assembly = LinkAssembly(grouping: consume links, unlinked: unlinked, addresses: addresses,
+                                    buildingCount: records.buildingRows.count, pool: pool)
+        return LinkRun(options: options, campaignID: campaign, frame: frame, addresses: addresses,
+                       addressLocations: records.points, buildings: records.buildingRows.decompressed(pool: pool),
+                       buildingFootprints: records.footprints, links: assembly.links, linkOfAddress: assembly.linkOfAddress,
+                       unlinkedReason: assembly.unlinkedReason, buildingLinkStart: assembly.buildingLinkStart, units: units, rejects: rejects,
+                       report: RunReport(campaignID: campaign, metricFrame: frame.projString, options: optionSummary(),
+                                         run: .init(threads: pool.threadCount, secondsByStage: [:], secondsTotal: 0)))
     }
 }

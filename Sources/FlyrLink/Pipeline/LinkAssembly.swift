@@ -1,21 +1,26 @@
-/// Orders the links, marks one primary per building (highest confidence, then lowest house
-/// number, then address id) and indexes them by address and building.
-enum LinkAssembly {
-    /// `unlinked`: each unlinked address's reason. `links` is emptied once grouped (a run's second
+/// The links in order, one primary per building (highest confidence, then lowest house number,
+/// then address id), indexed by address and building.
+struct LinkAssembly {
+    var links: [Link]
+    var buildingLinkStart: [Int]
+    var linkOfAddress: LinkOfAddress
+    var unlinkedReason: UnlinkedReasons
+
+    /// `unlinked`: each unlinked address's reason. `links` is freed once grouped (a run's second
     /// largest array); reads the addresses, not the buildings (decompressed after this).
-    static func assemble(_ run: inout LinkRun, links: inout [Link], unlinked: [UnlinkedReason?], buildingCount: Int,
-                         pool: WorkerPool = WorkerPool(threads: 1)) {
-        let addresses = run.addresses
+    init(grouping links: consuming [Link], unlinked: [UnlinkedReason?], addresses: [AddressPoint], buildingCount: Int,
+         pool: WorkerPool = WorkerPool(threads: 1)) {
         // Group by building with a counting sort (links arrive in address order) into a copy: swapping
         // in place would wait on a cache miss per link.
+        let all = consume links
         var start = [Int](repeating: 0, count: buildingCount + 1)
-        for l in links { start[l.buildingIndex + 1] += 1 }
+        for l in all { start[l.buildingIndex + 1] += 1 }
         for b in 0..<buildingCount { start[b + 1] += start[b] }
         var fill = start
-        var ordered = ResultSlots<Link>.collect(links.count) { slots in
-            for l in links { slots.set(fill[l.buildingIndex], l); fill[l.buildingIndex] += 1 }
+        var ordered = ResultSlots<Link>.collect(all.count) { slots in
+            for l in all { slots.set(fill[l.buildingIndex], l); fill[l.buildingIndex] += 1 }
         }
-        links = []
+        _ = consume all
         fill = []
         // The groups are disjoint ranges of `ordered`: each is put in order on the workers.
         let groupStart = start
@@ -45,11 +50,11 @@ enum LinkAssembly {
                 for i in stretch { shared.value[ordered[i].addressIndex] = Int32(i) }
             }
         }
-        run.links = ordered
-        run.buildingLinkStart = start
-        run.unlinkedReason = UnlinkedReasons(pool.map(addresses.count, chunkSize: 65_536) { [linkOfAddress] _, a in
+        self.links = ordered
+        buildingLinkStart = start
+        unlinkedReason = UnlinkedReasons(pool.map(addresses.count, chunkSize: 65_536) { [linkOfAddress] _, a in
             linkOfAddress[a] < 0 ? UnlinkedReasons.code(unlinked[a]) : UnlinkedReasons.linked
         })
-        run.linkOfAddress = LinkOfAddress(linkOfAddress)
+        self.linkOfAddress = LinkOfAddress(linkOfAddress)
     }
 }

@@ -12,8 +12,8 @@ package enum RunSummary {
 
     /// Counted with arrays indexed by method, band and building, not string-keyed dictionaries: this
     /// runs over every link and address.
-    static func count(_ run: inout LinkRun, accessory: [Bool], repaired: Int, outsideAddresses: Int, outsideBuildings: Int,
-                      buildingRejects: Int, addressRejects: Int) {
+    static func counts(_ run: LinkRun, accessory: [Bool], repaired: Int, outsideAddresses: Int, outsideBuildings: Int,
+                       buildingRejects: Int, addressRejects: Int) -> (RunReport.Counts, [RunReport.Band]) {
         var c = RunReport.Counts()
         c.addresses = run.addresses.count
         c.linked = run.links.count
@@ -43,7 +43,6 @@ package enum RunSummary {
             c.townhomeRows += 1
         }
         c.units = run.units.count
-        run.report.counts = c
-        run.report.confidenceHistogram = zip(bands, byBand).map { RunReport.Band(band: $0.0.0, links: $0.1) }
+        return (c, zip(bands, byBand).map { RunReport.Band(band: $0.0.0, links: $0.1) })
     }
 }

@@ -38,8 +38,7 @@ enum RowDetector {
     static let minUnitWidth = 3.0
 
     /// A footprint this large per address is a block of flats or a city block, not a row of houses
-    /// (townhouse units are 30–150 m² on the ground; Helsinki's 500–2,300 m² blocks with two
-    /// street numbers were cut before this).
+    /// (townhouse units are 30–150 m² on the ground; a block of flats with two street numbers is not cut).
     static let maxUnitArea = 250.0
 
     /// Buildings with this many levels or more are blocks of flats (the source's levels, when it
