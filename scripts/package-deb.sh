@@ -93,8 +93,9 @@ EOF
 printf 'Source: flyr-link\n\nPackage: flyr-link\nArchitecture: amd64\n' >"$work/debian/control"
 sonames=$(grep -oE '"lib[a-z0-9_]+\.so\.[0-9]+"' Sources/CLateBound/late_bound.c | tr -d '"')
 [ "$(wc -w <<<"$sonames")" -ge 4 ] || { echo "package-deb.sh: the late-bound sonames were not found in Sources/CLateBound/late_bound.c" >&2; exit 1; }
-echo 'int main(void) { return 0; }' | cc -x c -o "$work/late-bound" - -Wl,--no-as-needed $(printf -- '-l:%s ' $sonames)
-depends=$(cd "$work" && dpkg-shlibdeps -O --warnings=0 -edebian/flyr-link/usr/bin/flyr-link -elate-bound | sed -n 's/^shlibs:Depends=//p')
+echo 'int main(void) { return 0; }' | cc -x c -o "$pkg/late-bound" - -Wl,--no-as-needed $(printf -- '-l:%s ' $sonames)
+depends=$(cd "$work" && dpkg-shlibdeps -O --warnings=0 -edebian/flyr-link/usr/bin/flyr-link -edebian/flyr-link/late-bound | sed -n 's/^shlibs:Depends=//p')
+rm "$pkg/late-bound"
 for soname in $sonames; do
   package=$(dpkg -S "*/$soname" | head -1 | cut -d: -f1)
   grep -qE "(^|, )$package( |,|$)" <<<"$depends" || { echo "package-deb.sh: $soname ($package) is not in Depends: $depends" >&2; exit 1; }
