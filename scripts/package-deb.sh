@@ -32,8 +32,10 @@ if [ -n "$commit" ]; then
   link_commit=(-Xlinker "$scratch/build-commit/$commit.o")
 fi
 
-# (-ffile-prefix-map: toml++'s assertions name their header, and the bytes should not name this checkout.)
-build=(swift build -c release --static-swift-stdlib --scratch-path "$scratch" -Xcc "-ffile-prefix-map=$root_dir=." "${link_commit[@]}")
+# The bytes must not depend on the checkout's path (toml++'s assertions name their header) nor on the
+# headers' mtimes (clang modules record them, and the binary keeps the modules' hashes).
+build=(swift build -c release --static-swift-stdlib --scratch-path "$scratch" -Xcc "-ffile-prefix-map=$root_dir=."
+  -Xcc -Xclang -Xcc -fno-pch-timestamp "${link_commit[@]}")
 "${build[@]}" --product flyr-link
 built=$("${build[@]}" --show-bin-path)/flyr-link
 # Nothing of the toolchain's runtime may be loaded from the machine it runs on.
