@@ -9,7 +9,8 @@
 #   5. `man flyr-link` and `man flyr-link-run` render; bash completion of `flyr-link run --` offers
 #      --overwrite; `apt-get purge` leaves none of its files;
 #   6. the package is at most 40 MB, and packaging the same tree again gives the same bytes.
-#   scripts/test-deb.sh [PACKAGE.deb]      without a path, scripts/package-deb.sh builds it
+#   scripts/test-deb.sh [PACKAGE.deb]      without a path, scripts/package-deb.sh builds it (a path given
+#                                          must be this tree's package: --version is checked against it)
 # The base root is kept as /var/cache/flyr-link-test/debian12-HASH.tar (HASH: of the mmdebstrap
 # command and the apt sources), and the packages apt downloads into roots beside it; with no cache
 # both are made anew. Roots are made in a temporary directory and removed. Run as root.
@@ -23,6 +24,12 @@ passed=0 failed=0
 check() {  # check NAME COMMAND...: one test
   if "${@:2}"; then passed=$((passed + 1)); echo "deb: $1: ok"; else failed=$((failed + 1)); echo "deb: $1: FAILED"; fi
 }
+give_up() {  # give_up LOG WHAT: a step the checks need failed; counted as one more failure
+  tail -40 "$1" >&2
+  echo "deb: $2: FAILED"
+  echo "deb: $passed passed, $((failed + 1)) failed"
+  exit 1
+}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/flyr-deb-test.XXXXXX")
 cleanup() {
@@ -35,15 +42,16 @@ trap cleanup EXIT
 if [ $# -ge 1 ]; then
   deb=$(realpath "$1")
 else
-  deb=$(scripts/package-deb.sh | tail -1)
+  scripts/package-deb.sh >"$work/package.log" 2>&1 || give_up "$work/package.log" "scripts/package-deb.sh"
+  deb=$(tail -1 "$work/package.log")
   first=$(sha256sum "$deb" | cut -d' ' -f1)
-  scripts/package-deb.sh >/dev/null 2>&1
+  scripts/package-deb.sh >"$work/package.log" 2>&1 || give_up "$work/package.log" "scripts/package-deb.sh, again"
   check "packaging the same tree twice gives the same bytes" test "$first" = "$(sha256sum "$deb" | cut -d' ' -f1)"
 fi
 check "the package is at most 40 MB ($(stat -c %s "$deb") bytes)" test "$(stat -c %s "$deb")" -le 40000000
 scratch=()
 [ -z "${FLYR_SCRATCH_PATH:-}" ] || scratch=(--scratch-path "$FLYR_SCRATCH_PATH")
-swift build -c release "${scratch[@]}" --product flyr-link >/dev/null
+swift build -c release "${scratch[@]}" --product flyr-link >"$work/build.log" 2>&1 || give_up "$work/build.log" "the build tree's release build"
 reference=$(swift build -c release "${scratch[@]}" --show-bin-path)/flyr-link
 version=$(dpkg-deb -f "$deb" Version)
 commit=""
@@ -59,7 +67,7 @@ base=$cache/debian12-$key.tar
 mkdir -p "$cache/archives/partial"
 if [ ! -s "$base" ]; then
   echo "test-deb.sh: making the base root ($base)" >&2
-  "${base_command[@]}" "$base.$$.tmp" "$sources" </dev/null >"$work/mmdebstrap.log" 2>&1 || { cat "$work/mmdebstrap.log" >&2; rm -f "$base.$$.tmp"; exit 1; }
+  "${base_command[@]}" "$base.$$.tmp" "$sources" </dev/null >"$work/mmdebstrap.log" 2>&1 || { rm -f "$base.$$.tmp"; give_up "$work/mmdebstrap.log" "mmdebstrap"; }
   mv -f "$base.$$.tmp" "$base"
   find "$cache" -maxdepth 1 -name 'debian12-*.tar' ! -name "$(basename "$base")" -delete
 fi
