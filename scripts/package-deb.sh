@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root_dir=$(pwd)
-scripts/install-deps.sh dpkg-dev binutils
+scripts/install-deps.sh dpkg-dev binutils gcc
 mkdir -p "${FLYR_DEB_SCRATCH_PATH:-.build-deb}"
 scratch=$(cd "${FLYR_DEB_SCRATCH_PATH:-.build-deb}" && pwd)
 
