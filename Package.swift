@@ -19,6 +19,8 @@ let package = Package(
         .target(name: "CLateBound", linkerSettings: [.linkedLibrary("dl")]),
         // The link model's trees scored several candidates at a time, in the widest vectors the machine has.
         .target(name: "CLeafTables"),
+        // The commit a packaged binary was built from (scripts/package-deb.sh links it in).
+        .target(name: "CBuildInfo"),
         // Parquet page codecs, for the project's own GeoParquet reader.
         .systemLibrary(name: "CSnappy", path: "Sources/CSnappy", providers: [.apt(["libsnappy-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -44,7 +46,7 @@ let package = Package(
         .target(
             name: "FlyrLink",
             dependencies: [
-                "CGEOS", "CLateBound", "CLeafTables", "CZlib", "CDeflate", "CZstd", "CCrypto", "GeoParquet",
+                "CGEOS", "CLateBound", "CLeafTables", "CBuildInfo", "CZlib", "CDeflate", "CZstd", "CCrypto", "GeoParquet",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             // The .sql files are the source of truth; Postgres/PGMigrationSQL.swift embeds them (scripts/gen-migrations.sh).

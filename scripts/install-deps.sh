@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what flyr-link needs from Debian 12 that a fresh machine lacks (run as root, or with sudo).
-# (chromium: only the tests use it, to open report.html in a real browser.)
+# (chromium: only the tests use it, to open report.html in a real browser.) Package names given as
+# arguments are installed too: scripts/package-deb.sh and scripts/test-deb.sh name their tools so.
 set -euo pipefail
-packages=(pkg-config libgeos-dev libproj-dev libgdal-dev gdal-bin libsnappy-dev libzstd-dev zlib1g-dev libdeflate-dev libbrotli-dev liblz4-dev libpq-dev libssl-dev libcurl4-openssl-dev postgresql-15 postgresql-15-postgis-3 chromium openjdk-17-jre-headless)
+packages=(pkg-config libgeos-dev libproj-dev libgdal-dev gdal-bin libsnappy-dev libzstd-dev zlib1g-dev libdeflate-dev libbrotli-dev liblz4-dev libpq-dev libssl-dev libcurl4-openssl-dev postgresql-15 postgresql-15-postgis-3 chromium openjdk-17-jre-headless "$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

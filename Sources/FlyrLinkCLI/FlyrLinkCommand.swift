@@ -7,7 +7,7 @@ struct FlyrLinkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flyr-link",
         abstract: "Link address points to building footprints for door-to-door campaigns.",
-        version: FlyrLinkVersion.string,
+        version: FlyrLinkVersion.built,
         subcommands: [RunCommand.self, InspectCommand.self, SnapshotCommand.self, ReportCommand.self, PlanCommand.self, PlanShareCommand.self, TileCommand.self]
     )
 

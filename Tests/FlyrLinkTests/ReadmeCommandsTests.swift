@@ -66,6 +66,27 @@ final class ReadmeCommandsTests: XCTestCase {
         }
     }
 
+    /// The install section: the package named is this version's, and every man page named is one
+    /// scripts/package-deb.sh makes (one per command: `flyr-link-snapshot-build` for `snapshot build`).
+    func testTheREADMEsPackageIsThisVersionAndItsManPagesExist() throws {
+        let readme = try Self.readme
+        XCTAssertTrue(readme.contains("sudo apt install ./flyr-link_\(FlyrLinkVersion.string)_amd64.deb"), "the README's package is not flyr-link \(FlyrLinkVersion.string)'s")
+        let dump = try ProcessRunner.flyrLink(["--experimental-dump-help"])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        let tool = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+        var pages: Set<String> = []
+        func add(_ command: [String: Any], under parent: String?) {
+            let name = [parent, command["commandName"] as? String].compactMap { $0 }.joined(separator: "-")
+            pages.insert(name)
+            for sub in command["subcommands"] as? [[String: Any]] ?? [] { add(sub, under: name) }
+        }
+        add(try XCTUnwrap(tool["command"] as? [String: Any]), under: nil)
+        XCTAssertTrue(pages.isSuperset(of: ["flyr-link", "flyr-link-run", "flyr-link-snapshot-build"]), "\(pages.sorted())")
+        let named = readme.matches(of: #/`(?:man )?(flyr-link(?:-[a-z]+)+)`/#).map { String($0.1) }
+        XCTAssertGreaterThanOrEqual(named.count, 3)
+        for page in named { XCTAssertTrue(pages.contains(page), "the README names the man page \(page), which no command has") }
+    }
+
     /// The README's commands with placeholders filled: the demo's pipeline (its output moved to a
     /// temporary directory), `report OUT_DIR` on it, `inspect SRC --role addresses`, `--version`.
     func testTheREADMEsConcreteCommandsRun() throws {

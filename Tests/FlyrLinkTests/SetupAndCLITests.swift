@@ -10,7 +10,7 @@ final class SetupAndCLITests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let lines = r.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 5, r.stdout)
-        XCTAssertEqual(lines.first, "flyr-link \(FlyrLinkVersion.string)")
+        XCTAssertEqual(lines.first, "flyr-link \(FlyrLinkVersion.built)")
         // The versions of the libraries loaded, as gdal-config and pkg-config report them.
         let gdal = try ProcessRunner.run("/usr/bin/gdal-config", ["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let proj = try ProcessRunner.run("/usr/bin/pkg-config", ["--modversion", "proj"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -100,7 +100,7 @@ final class SetupAndCLITests: XCTestCase {
         let path = "\(prefix)/bin:/usr/bin:/bin"
         let link = try ProcessRunner.run("/bin/sh", ["-c", "flyr-link --version"], environment: ["PATH": path])
         XCTAssertEqual(link.status, 0, link.stderr)
-        XCTAssertTrue(link.stdout.hasPrefix("flyr-link \(FlyrLinkVersion.string)\nGDAL "), link.stdout)
+        XCTAssertTrue(link.stdout.hasPrefix("flyr-link \(FlyrLinkVersion.built)\nGDAL "), link.stdout)
         let synth = try ProcessRunner.run("/bin/sh", ["-c", "flyr-synth --help"], environment: ["PATH": path])
         XCTAssertEqual(synth.status, 0, synth.stderr)
         XCTAssertTrue(synth.stdout.contains("generate"), synth.stdout)

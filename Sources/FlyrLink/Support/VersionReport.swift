@@ -1,3 +1,4 @@
+internal import CBuildInfo
 internal import CGEOS
 internal import CLateBound
 import Foundation
@@ -7,7 +8,7 @@ import Foundation
 public enum VersionReport {
     public static var text: String {
         [
-            "flyr-link \(FlyrLinkVersion.string)",
+            "flyr-link \(FlyrLinkVersion.built)",
             "GDAL \(gdalVersion)",
             "GEOS \(String(cString: GEOSversion()))",
             "PROJ \(projVersion)",
@@ -24,4 +25,16 @@ public enum VersionReport {
         do { try ProjLibrary.ready() } catch { return "not available (\(error.message))" }
         return proj.proj_info().version.map { String(cString: $0) } ?? "unknown"
     }
+}
+
+extension FlyrLinkVersion {
+    /// The git commit a packaged build recorded (scripts/package-deb.sh); nil for a plain `swift build`.
+    public static var commit: String? {
+        let commit = String(cString: flyr_build_commit())
+        return commit.isEmpty ? nil : commit
+    }
+
+    /// What the binary was built from, as `--version` says it. Outputs keep `string` alone, so that
+    /// a new commit changes no byte of a run's or a snapshot's.
+    public static var built: String { commit.map { "\(string) (commit \($0))" } ?? string }
 }
