@@ -186,7 +186,7 @@ final class RemoteSourceTests: XCTestCase {
         let info = dir.appendingPathComponent("s3.json")
         // The buildings also as a partitioned dataset: two parts under a prefix, and a marker object.
         let parts = TestPaths.fixture("city2k-parts"), marker = dir.appendingPathComponent("_SUCCESS")
-        FileManager.default.createFile(atPath: marker.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: marker.path, contents: Data())
         let server = try LoopbackServer(python: python, script: "s3_server.py",
                                         arguments: ["--info-file", info.path, "--bucket", "flyr-test",
                                                     "\(city)/buildings.snappy.parquet", "\(city)/addresses.zstd.parquet",

@@ -90,8 +90,8 @@ final class BackgroundProcess {
         let tmp = FileManager.default.temporaryDirectory
         errURL = tmp.appendingPathComponent("flyr-bg-err-\(UUID().uuidString)")
         outURL = tmp.appendingPathComponent("flyr-bg-out-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: TestPaths.binary)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }

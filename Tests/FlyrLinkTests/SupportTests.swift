@@ -256,7 +256,7 @@ final class SupportTests: XCTestCase {
     func testSourceSpecSplitsLayerOnlyWhenThePathExists() throws {
         let dir = TestPaths.temporaryDirectory(self)
         let file = dir.appendingPathComponent("x.gpkg").path
-        FileManager.default.createFile(atPath: file, contents: Data())
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
         XCTAssertEqual(SourceSpec.parse("\(file):roads"), SourceSpec(location: file, layer: "roads"))
         XCTAssertEqual(SourceSpec.parse(file), SourceSpec(location: file))
         XCTAssertEqual(SourceSpec.parse("PG:dbname=x host=localhost"), SourceSpec(location: "PG:dbname=x host=localhost"))

@@ -15,7 +15,7 @@ final class LoopbackServer {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         let log = infoFile.appendingPathExtension("stderr")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         let process = self.process

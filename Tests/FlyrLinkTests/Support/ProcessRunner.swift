@@ -20,8 +20,8 @@ enum ProcessRunner {
         let tmp = FileManager.default.temporaryDirectory
         let outURL = tmp.appendingPathComponent("flyr-out-\(UUID().uuidString)")
         let errURL = tmp.appendingPathComponent("flyr-err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)
