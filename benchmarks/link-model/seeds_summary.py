@@ -38,7 +38,7 @@ def main(paths):
         for r in rows:
             limit, least = bounds(r["set"])
             off += [f"{r['set']} {b['band']}: {b['links']} links {b['right'] - b['mean']:+.3f}"
-                    for b in r["flyr_link"]["bands"] if b["links"] >= least and abs(b["right"] - b["mean"]) > limit]
+                    for b in r["flyr_link"].get("bands", []) if b["links"] >= least and abs(b["right"] - b["mean"]) > limit]
         print(f"- deal {deal(path)}: " + ("; ".join(off) if off else "none"))
 
 
