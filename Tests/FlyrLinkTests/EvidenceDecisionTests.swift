@@ -36,24 +36,24 @@ final class EvidenceDecisionTests: XCTestCase {
     }
 
     /// A regression guard, not an accuracy claim (the model was fitted on la_dev; the out-of-fold
-    /// numbers are in benchmarks/README.md): the decision stays well above the naive baseline's
-    /// precision (0.89) without losing its recall.
+    /// numbers are in benchmarks/README.md): on dwelling truth (the parcel's buildings of at least half
+    /// its largest) the decision stays well above the naive baseline's precision (0.87), its recall near naive's (0.90).
     func testLaDevStaysAboveTheNaiveBaseline() throws {
         let run = try laRun()
-        let addressAIN = try csvColumn(try TestPaths.sharedData("la_dev/address_truth.csv"), key: "id", value: "AIN")
-        let buildingAIN = try csvColumn(try TestPaths.sharedData("la_dev/building_truth.csv"), key: "id", value: "AIN")
-        var parcelsWithBuilding: Set<String> = []
-        for ain in buildingAIN.values where !ain.isEmpty { parcelsWithBuilding.insert(ain) }
+        var dwellings: [String: Set<String>] = [:]
+        for row in try OutputFiles.csv(try TestPaths.sharedData("la_dev/dwelling_truth.csv")) {
+            dwellings[row["id"]!] = Set(row["building_ids"]!.split(separator: ";").map(String.init))
+        }
         var links = 0, right = 0, withBuilding = 0
         for (a, address) in run.addresses.enumerated() {
-            guard let ain = addressAIN[address.id], !ain.isEmpty else { continue }
-            if parcelsWithBuilding.contains(ain) { withBuilding += 1 }
+            guard let truth = dwellings[address.id] else { continue }
+            if !truth.isEmpty { withBuilding += 1 }
             guard let l = run.linkOfAddress[a].map({ run.links[$0] }) else { continue }
             links += 1
-            if buildingAIN[run.buildings[l.buildingIndex].id] == ain { right += 1 }
+            if truth.contains(run.buildings[l.buildingIndex].id) { right += 1 }
         }
         XCTAssertGreaterThan(Double(right) / Double(links), 0.93, "precision")
-        XCTAssertGreaterThan(Double(right) / Double(withBuilding), 0.91, "recall")
+        XCTAssertGreaterThan(Double(right) / Double(withBuilding), 0.89, "recall")
     }
 
     func testTheDecisionIsTheSameForAnyThreadCount() throws {

@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import truthsets  # noqa: E402
 
-BANDS = [(0.5, 0.6), (0.6, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 0.95), (0.95, 1.0001)]
+BANDS = [(k / 10, (k + 1) / 10 if k < 9 else 1.0001) for k in range(10)]
 BOOTSTRAP_ROUNDS = 1000
 
 
@@ -60,16 +60,66 @@ def unlinked_reasons(out_dir):
             if f["properties"].get("building_id") is None}
 
 
-def report(name, links, reasons, truth, addresses, naive, blocks):
+def errors(links, truth, ids, parcel=None):
+    """The wrong outcomes by kind: a building exists but no link; a link to a small building of the
+    right parcel (with parcel truth: the garage, not the house); to another parcel's (or another)
+    building; a link where the truth has no building."""
+    e = {"unlinked, building exists": 0, "linked to a small building of the right parcel": 0,
+         "linked to another parcel's building": 0, "linked, no building in truth": 0}
+    for a in ids:
+        if a not in links:
+            e["unlinked, building exists"] += bool(truth[a])
+        elif not truth[a]:
+            e["linked, no building in truth"] += 1
+        elif links[a][0] not in truth[a]:
+            small = parcel is not None and links[a][0] in parcel.get(a, ())
+            e["linked to a small building of the right parcel" if small else "linked to another parcel's building"] += 1
+    if parcel is None:
+        del e["linked to a small building of the right parcel"]
+        e["linked to another building"] = e.pop("linked to another parcel's building")
+        e["linked, no building in truth"] = e.pop("linked, no building in truth")
+    return e
+
+
+def small_share(links, truth, parcel, ids):
+    """Of the links to a building of the right parcel, the share to one less than half the area of the
+    parcel's largest (the garage share): right by parcel truth, not by dwelling truth."""
+    to_parcel = [a for a in ids if a in links and links[a][0] in parcel.get(a, ())]
+    small = sum(1 for a in to_parcel if links[a][0] not in truth[a])
+    return small, len(to_parcel)
+
+
+def report(name, links, reasons, truth, addresses, naive, blocks, beside=None):
     s = truthsets.score(links, truth, addresses)
     n = truthsets.score(naive, truth, addresses)
     s["f1_interval"], s["lead_interval"], s["blocks"] = f1_interval(links, naive, truth, addresses, blocks)
     lines = [f"### {name}", "",
-             "| | precision | recall | F1 | links | right | addresses (with a building) |", "|---|---|---|---|---|---|---|",
-             f"| flyr-link | {s['precision']:.3f} | {s['recall']:.3f} | **{s['f1']:.3f}** | {s['links']} | {s['right']} | {s['addresses']} ({s['with_building']}) |",
-             f"| naive | {n['precision']:.3f} | {n['recall']:.3f} | {n['f1']:.3f} | {n['links']} | {n['right']} | {n['addresses']} ({n['with_building']}) |",
-             ""]
+             "| | truth | precision | recall | F1 | links | right | addresses (with a building) |", "|---|---|---|---|---|---|---|---|",
+             f"| flyr-link | fitted on | {s['precision']:.3f} | {s['recall']:.3f} | **{s['f1']:.3f}** | {s['links']} | {s['right']} | {s['addresses']} ({s['with_building']}) |",
+             f"| naive | fitted on | {n['precision']:.3f} | {n['recall']:.3f} | {n['f1']:.3f} | {n['links']} | {n['right']} | {n['addresses']} ({n['with_building']}) |"]
     ids = [a for a in addresses if a in truth]
+    parcel = None
+    for other, load in (beside or {}).items():
+        t = load()
+        parcel = t if other == "parcel truth" else parcel
+        for who, made, key in (("flyr-link", links, "beside"), ("naive", naive, "beside")):
+            o = truthsets.score(made, t, addresses)
+            (s if who == "flyr-link" else n).setdefault(key, {})[other] = o
+            lines.append(f"| {who} | {other} | {o['precision']:.3f} | {o['recall']:.3f} | {o['f1']:.3f} | {o['links']} | {o['right']} | "
+                         f"{o['addresses']} ({o['with_building']}) |")
+    lines.append("")
+    if parcel is not None:
+        lines += ["| | links to the right parcel | of them to a building < half its largest (garage share) |", "|---|---|---|"]
+        for who, made, sc in (("flyr-link", links, s), ("naive", naive, n)):
+            small, total = small_share(made, truth, parcel, ids)
+            sc["garage_share"] = small / total if total else 0.0
+            lines.append(f"| {who} | {total} | {small} ({sc['garage_share']:.1%}) |")
+        lines.append("")
+    groups = {who: errors(made, truth, ids, parcel) for who, made in (("flyr-link", links), ("naive", naive))}
+    s["errors"], n["errors"] = groups["flyr-link"], groups["naive"]
+    lines += ["| errors | " + " | ".join(groups["flyr-link"]) + " |", "|---|" + "---|" * len(groups["flyr-link"])]
+    lines += [f"| {who} | " + " | ".join(str(v) for v in g.values()) + " |" for who, g in groups.items()]
+    lines.append("")
     # Per match method.
     lines += ["| method | links | right | share right |", "|---|---|---|---|"]
     for method in ("gold_exact", "gold_proximity"):
@@ -86,8 +136,8 @@ def report(name, links, reasons, truth, addresses, naive, blocks):
             continue
         right = sum(1 for a in made if links[a][0] in truth[a]) / len(made)
         mean = sum(links[a][2] for a in made) / len(made)
-        lines.append(f"| {lo:.2f}–{min(hi, 1):.2f} | {len(made)} | {mean:.3f} | {right:.3f} | {right - mean:+.3f} |")
-        s["bands"].append({"band": f"{lo:.2f}–{min(hi, 1):.2f}", "links": len(made), "mean": mean, "right": right})
+        lines.append(f"| {lo:.1f}–{min(hi, 1):.1f} | {len(made)} | {mean:.3f} | {right:.3f} | {right - mean:+.3f} |")
+        s["bands"].append({"band": f"{lo:.1f}–{min(hi, 1):.1f}", "links": len(made), "mean": mean, "right": right})
     lines.append("")
     # Unlinked addresses: right to leave them (no building of theirs in the data) or a missed link.
     lines += ["| unlinked reason | addresses | right to leave unlinked | missed a building |", "|---|---|---|---|"]
@@ -138,9 +188,11 @@ def main():
         naive = s.run(binary, work / f"{s.name}-naive", ["--matcher", "naive", "--max-distance", "30", "--units", "none"])
         blocks = truthsets.spatial_blocks(truthsets.address_lonlat(work / f"{s.name}-naive"))
         lines, sc, nv = report(f"{s.name} ({s.about}; out-of-fold, 5 spatial folds of 400 m blocks)", links, reasons, truth,
-                               list(folds[s.name]), naive, blocks)
+                               list(folds[s.name]), naive, blocks, s.beside)
         out += lines
         summary.append((s.name + " (out-of-fold)", sc, nv))
+        for other in s.beside:
+            summary.append((f"{s.name}, {other} (out-of-fold)", sc["beside"][other], nv["beside"][other]))
     for spec in args.synth or ["202:20000:hard", "202:20000:default"]:
         seed, n, profile = spec.split(":")
         s = truthsets.synth_set(args.bin, int(seed), int(n), work, profile)
@@ -156,10 +208,15 @@ def main():
     head = ["| data | flyr-link P / R / F1 | naive P / R / F1 | F1 − naive's | 95% intervals, blocks resampled: F1; F1 − naive's |",
             "|---|---|---|---|---|"]
     for name, sc, nv in summary:
-        (f_lo, f_hi), (d_lo, d_hi) = sc["f1_interval"], sc["lead_interval"]
+        interval = "—"
+        if "f1_interval" in sc:
+            (f_lo, f_hi), (d_lo, d_hi) = sc["f1_interval"], sc["lead_interval"]
+            interval = f"{f_lo:.3f}–{f_hi:.3f}; {d_lo:+.3f}–{d_hi:+.3f} ({sc['blocks']} blocks)"
         head.append(f"| {name} | {sc['precision']:.3f} / {sc['recall']:.3f} / **{sc['f1']:.3f}** | "
-                    f"{nv['precision']:.3f} / {nv['recall']:.3f} / {nv['f1']:.3f} | {sc['f1'] - nv['f1']:+.5f} | "
-                    f"{f_lo:.3f}–{f_hi:.3f}; {d_lo:+.3f}–{d_hi:+.3f} ({sc['blocks']} blocks) |")
+                    f"{nv['precision']:.3f} / {nv['recall']:.3f} / {nv['f1']:.3f} | {sc['f1'] - nv['f1']:+.5f} | {interval} |")
+    head += [""] + [f"{name}: links to a building less than half its parcel's largest, of the links to the right parcel "
+                    f"(garage share): flyr-link {sc['garage_share']:.1%}, naive {nv['garage_share']:.1%}"
+                    for name, sc, nv in summary if "garage_share" in sc]
     print("\n".join(head + [""] + out))
     if args.summary_json:
         with open(args.summary_json, "w") as f:

@@ -18,7 +18,8 @@ What it does, in order:
    addresses want its building and its address's alternative), and the second stage on the
    candidates' features and claims, the same way;
 6. calibrates: the second stage's out-of-fold probability of each address's chosen candidate
-   against whether it was right, by isotonic regression;
+   against whether it was right, on the real sets (by the run's share of points inside a
+   footprint), by isotonic regression averaged over 200 resamples of the links;
 7. writes both stages' trees, the calibration and the feature names (link-model.json), and with
    --folds-dir, one model per fold fitted without that fold (each with its own calibration from
    an inner cross-validation of its training folds) plus folds.csv, which
@@ -144,7 +145,7 @@ def fit_trees(x, y, w):
 
 def chosen(t, p, rows, with_share=False):
     """Per address among `rows` (candidate indices): the likeliest candidate's probability and whether it is right
-    (and the run's share of points inside a footprint)."""
+    (and the run's share of points inside a footprint, and whether the set is real, not flyr-synth's)."""
     best = {}
     for i in rows:
         if t.y[i] < 0:
@@ -154,7 +155,8 @@ def chosen(t, p, rows, with_share=False):
             best[g] = i
     idx = np.array(sorted(best.values()))
     if with_share:
-        return p[idx], t.y[idx], t.x[idx, t.names.index("run_share_inside")]
+        real = np.array([not t.dataset[i].startswith("flyr-synth") for i in idx])
+        return p[idx], t.y[idx], t.x[idx, t.names.index("run_share_inside")], real
     return p[idx], t.y[idx]
 
 
@@ -228,21 +230,34 @@ def shrunk_steps(iso, ps, right):
     return out
 
 
+# The calibration is the mean of isotonic fits to this many resamples of its links, read at GRID: one
+# fit's steps move with a few links (la_dev's 0.5–0.6 band had said 0.55 of links 69% right).
+CALIBRATION_RESAMPLES = 200
+GRID = [k / 200 for k in range(201)]
+
+
 def calibration(t, rows, p):
-    ps, right, share = chosen(t, p, rows, with_share=True)
+    ps, right, share, real = chosen(t, p, rows, with_share=True)
     groups = []
+    rng = np.random.default_rng(0)
     for k, below in enumerate(SHARE_INSIDE_BELOW):
-        # A group needs links both right and wrong to say how often a probability is right: one
-        # with fewer than 50 wrong takes the calibration of every run together (the Danish access
-        # points, all right, alone would call every link there certain; the group next to it is
-        # one other kind of source, not a better guess than all of them).
+        # A group needs links both right and wrong to say how often a probability is right (50 wrong at
+        # least): its real sets' links when they have them (a confidence is a claim about real sources;
+        # flyr-synth's cities only train the trees), else all its sets', else every real set's (the Danish
+        # access points, all right, alone would call every link there certain).
         lower = SHARE_INSIDE_BELOW[k - 1] if k > 0 else -1.0
         m = (share >= lower) & (share < below)
-        if (right[m] == 0).sum() < 50:
-            m = np.ones(len(ps), dtype=bool)
-        iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True).fit(ps[m], right[m])
-        groups.append({"share_inside_below": below, "x": [float(v) for v in iso.X_thresholds_],
-                       "y": shrunk_steps(iso, ps[m], right[m])})
+        if (right[m & real] == 0).sum() >= 50:
+            m = m & real
+        elif (right[m] == 0).sum() < 50:
+            m = real.copy()
+        x, y = ps[m], right[m]
+        fits = []
+        for _ in range(CALIBRATION_RESAMPLES):
+            draw = rng.integers(0, len(x), len(x))
+            iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True).fit(x[draw], y[draw])
+            fits.append(np.interp(GRID, iso.X_thresholds_, shrunk_steps(iso, x[draw], y[draw])))
+        groups.append({"share_inside_below": below, "x": GRID, "y": [round(float(v), 6) for v in np.mean(fits, axis=0)]})
     return groups
 
 

@@ -20,8 +20,10 @@ BLOCK_M = 400.0
 
 
 class TruthSet:
-    def __init__(self, name, buildings, addresses, args=(), truth=None, about=""):
+    def __init__(self, name, buildings, addresses, args=(), truth=None, about="", beside=None):
         self.name, self.buildings, self.addresses, self.args, self.load_truth, self.about = name, buildings, addresses, list(args), truth, about
+        # Other truths scored beside the one fitted on (name -> loader): la_dev's parcel truth.
+        self.beside = beside or {}
 
     def available(self):
         return Path(self.buildings).exists() and Path(self.addresses).exists()
@@ -48,7 +50,13 @@ def _csv(path):
         return list(csv.DictReader(f))
 
 
-def la_truth():
+def la_dwelling_truth():
+    """The buildings of the address's parcel of at least half the area of its largest: the house, not its garage."""
+    rows = _csv(DATA / "la_dev" / "dwelling_truth.csv")
+    return {r["id"]: {b for b in r["building_ids"].split(";") if b} for r in rows}
+
+
+def la_parcel_truth():
     d = DATA / "la_dev"
     building_ain = {r["id"]: r["AIN"] for r in _csv(d / "building_truth.csv") if r["AIN"]}
     by_ain = {}
@@ -82,8 +90,8 @@ def synth_set(binary_dir, seed, buildings, work, profile="default"):
 
 def real_sets():
     return [
-        TruthSet("la_dev", DATA / "la_dev" / "buildings.geojson", DATA / "la_dev" / "addresses.geojson", ["--height-unit", "ft"], truth=la_truth,
-                 about="LA County points, LARIAC outlines, parcel truth"),
+        TruthSet("la_dev", DATA / "la_dev" / "buildings.geojson", DATA / "la_dev" / "addresses.geojson", ["--height-unit", "ft"], truth=la_dwelling_truth,
+                 about="LA County points, LARIAC outlines, dwelling truth", beside={"parcel truth": la_parcel_truth}),
         TruthSet("dk_roadpoints", DATA / "dk_roadpoints" / "buildings.geojson", DATA / "dk_roadpoints" / "addresses.geojson",
                  truth=dk_road_truth, about="Danish road points, register truth"),
         TruthSet("dk", DATA / "dk" / "buildings.geojson", DATA / "dk" / "addresses_with_truth.geojson",

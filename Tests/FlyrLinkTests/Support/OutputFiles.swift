@@ -70,7 +70,7 @@ enum CSVText {
                 quoted = true
             } else if c == "," {
                 row.append(field); field = ""
-            } else if c == "\n" {
+            } else if c == "\n" || c == "\r\n" {  // (Swift reads CRLF as one Character)
                 row.append(field); field = ""
                 rows.append(row); row = []
             } else if c != "\r" {
