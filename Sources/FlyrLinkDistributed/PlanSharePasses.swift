@@ -6,8 +6,8 @@ extension Planner {
     /// The scan of `share`: its rows read and ingested as a run ingests them; its counts, extents,
     /// rejects, and its accepted ids' hashes (sorted), written to `path` and its sidecar.
     public func scanShare(_ share: SourceShare, to path: String) throws {
-        let (pipeline, clock, pool) = try planReading()
-        let ingested = try pipeline.ingestStage(pipeline.readStage(clock, pool, share: share), clock, pool)
+        let (reading, clock, pool) = try planReading()
+        let ingested = try reading.ingestStage(reading.readStage(clock, pool, share: share), clock, pool)
         let extents = LinkPipeline.extents(ingested.points, ingested.footprints, pool: pool)
         func layer(_ source: InputSources.Layer, accepted: Int, extent: BBox) -> PlanShares.LayerScan {
             PlanShares.LayerScan(source: source.source, crs: source.crs, crsAssumed: source.crsAssumed, generatedIDs: source.generatedIDs,
@@ -33,10 +33,10 @@ extension Planner {
             throw InputError("plan: \(framePath) is the frame of other options or another count of shares than share \(share)")
         }
         guard let frame = verdict.frame else { throw InputError("plan: \(framePath) has no frame: \(verdict.whole ?? "")") }
-        let (pipeline, clock, pool) = try planReading()
-        let ingested = try pipeline.ingestStage(pipeline.readStage(clock, pool, share: share), clock, pool)
+        let (reading, clock, pool) = try planReading()
+        let ingested = try reading.ingestStage(reading.readStage(clock, pool, share: share), clock, pool)
         let sources = ingested.sources
-        let (metric, addressRows, records) = pipeline.frameStage(consume ingested, frame: frame, clock, pool)
+        let (metric, addressRows, records) = reading.frameStage(consume ingested, frame: frame, clock, pool)
         let points = metric.points, footprints = metric.footprints
         var extent = BBox.empty, cells = PlanShares.Cells()
         for p in points { extent.extend(p) }

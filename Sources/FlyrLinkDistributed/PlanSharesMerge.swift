@@ -203,9 +203,9 @@ extension Planner {
         addressSource.spec = options.addresses
         let b = scans[0].scan.buildings, a = scans[0].scan.addresses
         var inputs: [String: RunReport.Input] = [:]
-        inputs["buildings"] = self.pipeline.inputReport(buildingSource, b.crs, b.crsAssumed, accepted: buildings, rejected: buildingRejects.count,
+        inputs["buildings"] = pipeline.inputReport(buildingSource, b.crs, b.crsAssumed, accepted: buildings, rejected: buildingRejects.count,
                                           repaired: counts.buildingsRepaired, generated: 0)
-        inputs["addresses"] = self.pipeline.inputReport(addressSource, a.crs, a.crsAssumed, accepted: addresses, rejected: addressRejects.count,
+        inputs["addresses"] = pipeline.inputReport(addressSource, a.crs, a.crsAssumed, accepted: addresses, rejected: addressRejects.count,
                                           repaired: nil, generated: 0)
         let (addressBox, buildingBox) = PlanShares.extents(scans.map(\.scan))
         let heights = measures.map { $0.words.section(0..<$0.measure.heights) }

@@ -29,22 +29,22 @@ public struct Planner {
     /// the sources, their rejects (rejects.csv's rows), and the rows of each layer a tile cannot
     /// read in part, for the tiles' packs (`TilePack`).
     public func plan(tiles: TileCount) throws -> TilePlan.Made {
-        let (pipeline, clock, pool) = try planReading()
+        let (reading, clock, pool) = try planReading()
         // (A pack of addresses holds every field the outputs pass writes.)
-        let ingested = try pipeline.ingestStage(pipeline.readStage(clock, pool, allAddressFields: self.pipeline.writesRecords), clock, pool)
+        let ingested = try reading.ingestStage(reading.readStage(clock, pool, allAddressFields: pipeline.writesRecords), clock, pool)
         let sources = ingested.sources
         let extents = LinkPipeline.extents(ingested.points, ingested.footprints, pool: pool)
         let frame = LinkPipeline.frame(sources.territory, extents)
         let packed = Self.packed(sources)
         let packing = packed.isEmpty ? nil : TilePacking(ingested, packing: packed, frame: frame, pool: pool)
-        let (metric, _, records) = pipeline.frameStage(consume ingested, frame: frame, clock, pool)
+        let (metric, _, records) = reading.frameStage(consume ingested, frame: frame, clock, pool)
         let points = metric.points, footprints = metric.footprints
         let boxes = pool.map(footprints.count, chunkSize: 16_384) { _, i in footprints[i].bbox }
         let cut = TileCutter.cut(points, into: tiles.count(addresses: points.count))
         var extent = BBox.empty
         for p in points { extent.extend(p) }
         for b in boxes { extent.extend(b) }
-        let planned = self.pipeline.stage(.index, clock, "tiles", items: { $0.count }) { () -> ([TilePlan.Tile], String) in
+        let planned = pipeline.stage(.index, clock, "tiles", items: { $0.count }) { () -> ([TilePlan.Tile], String) in
             let grid = TileHalo.grid(of: boxes, pool: pool)
             let tiles = pool.map(cut.count, chunkSize: 1) { _, t in
                 let (bounds, addresses) = cut[t]
@@ -55,7 +55,7 @@ public struct Planner {
         }
         let fingerprints = TilePlan.fingerprints(options.resolvingPaths)
         // What a run's report says of the sources (its inputs found their digests remembered).
-        let inputs = pipeline.inputReports(sources, records.account, buildings: footprints.count, addresses: points.count)
+        let inputs = reading.inputReports(sources, records.account, buildings: footprints.count, addresses: points.count)
         let outside = LinkPipeline.outside(sources, records.account)
         var counts = RunReport.Counts()
         counts.rejected = sources.addresses.rejects.count

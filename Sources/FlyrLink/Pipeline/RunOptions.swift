@@ -65,7 +65,8 @@ public struct RunOptions: Sendable, Codable {
     /// Where to write every candidate's features and score as CSV (for fitting a link model).
     public var evidencePath: String?
 
-    /// Other locations the run reads, never written over (a distributed run's decisions).
+    /// Other locations the run reads, never written over (a distributed run's decisions). Not in
+    /// plan.json: the command that reads them names them.
     public var alsoReads: [String] = []
 
     /// The stored properties in their order; plan.json keeps the key `outputDirectory`.
