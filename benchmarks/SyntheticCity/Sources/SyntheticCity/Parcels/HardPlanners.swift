@@ -60,18 +60,19 @@ enum HardParcelPlanner {
     }
 }
 
-/// 1. A detached house behind a two-car garage: the garage (40–70 m², its own footprint)
-/// stands between the street and the house, its front 1–5 m from the street edge. The
-/// address point is at the street edge, right in front of the garage, or (20%) inside the house.
+/// 1. A detached house behind its garage: the garage (30–70 m², a 6 × 6 m one to a two-car one;
+/// its own footprint) stands between the street and the house, its front 1–5 m from the street
+/// edge, the house 1–10 m behind it. The address point is at the street edge, right in front of
+/// the garage, or (20%) inside the house.
 enum GarageFrontHousePlanner {
     static func plan(maxWidth: Double, rng: inout SeededGenerator) -> ParcelPlan? {
-        let garage = Accessory.draw(area: 40...70, aspect: 0.75...1.3, rng: &rng)
+        let garage = Accessory.draw(area: 30...70, aspect: 0.75...1.3, rng: &rng)
         let hw = rng.uniform(9, 15), hd = rng.uniform(8, 12)
         let marginLeft = rng.uniform(1.5, 4), marginRight = rng.uniform(1.5, 4)
         let width = marginLeft + max(hw, garage.width) + marginRight
         guard width <= maxWidth else { return nil }
         let gv = rng.uniform(1, 5)
-        let hv = gv + garage.depth + rng.uniform(1, 4)
+        let hv = gv + garage.depth + rng.uniform(1, 10)
         let ha = marginLeft + max(0, garage.width - hw) / 2
         let house = Rect(minX: ha, minY: hv, maxX: ha + hw, maxY: hv + hd)
         let ga = marginLeft + max(0, hw - garage.width) * rng.unit()
