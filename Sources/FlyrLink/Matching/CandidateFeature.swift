@@ -14,6 +14,8 @@ enum CandidateFeature: Int, CaseIterable, Sendable {
          leftOfRisingNumbers, oddNumber, onRunConventionSide, onStreetConventionSide, unclaimedAlternative
     // The building's centroid.
     case centroid, othersCloserToCentroid, closerToCentroidThanOthers
+    // A house and its garage in one line of sight: the small one in front, the larger behind it.
+    case largerBehind, smallerInFront
 
     var name: String {
         switch self {
@@ -52,6 +54,8 @@ enum CandidateFeature: Int, CaseIterable, Sendable {
         case .centroid: "centroid_m"
         case .othersCloserToCentroid: "others_closer_to_centroid"
         case .closerToCentroidThanOthers: "closer_to_centroid_than_others_m"
+        case .largerBehind: "larger_behind"
+        case .smallerInFront: "smaller_in_front"
         }
     }
 }

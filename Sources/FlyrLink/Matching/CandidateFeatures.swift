@@ -30,13 +30,15 @@ enum CandidateFeatures {
                 unclaimed |= 1 << k
             }
         }
+        let sight = LineOfSightSizes(own: own, candidates: e.candidates)
         for rank in 0..<own.count {
-            fill(&x, at: rank * names.count, address: a, rank: rank, nearest: nearest, largest: largest, unclaimed: unclaimed, own: own, evidence: e)
+            fill(&x, at: rank * names.count, address: a, rank: rank, nearest: nearest, largest: largest, unclaimed: unclaimed,
+                 sight: sight, own: own, evidence: e)
         }
     }
 
     private static func fill(_ x: inout [Double], at offset: Int, address a: Int, rank: Int, nearest: Double, largest: Double,
-                             unclaimed: UInt8, own: Range<Int>, evidence e: borrowing LinkEvidence) {
+                             unclaimed: UInt8, sight: borrowing LineOfSightSizes, own: Range<Int>, evidence e: borrowing LinkEvidence) {
         let c = e.candidates.entry(own.lowerBound + rank)
         let d = Double(c.distance)
         let b = Int(c.building)
@@ -100,5 +102,7 @@ enum CandidateFeatures {
         set(.centroid, dc)
         set(.othersCloserToCentroid, Double(min(others.closerToCentroid, 50)))
         set(.closerToCentroidThanOthers, dc - (others.nearestToCentroid.isFinite ? others.nearestToCentroid : farAway))
+        set(.largerBehind, sight.largerBehind[rank])
+        set(.smallerInFront, sight.smallerInFront[rank])
     }
 }
