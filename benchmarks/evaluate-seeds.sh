@@ -3,7 +3,7 @@
 # scores them (as benchmarks/evaluate.sh does, with the hard flyr-synth city) once per fold
 # seed, and prints each set's scores under every deal, their mean and the calibration bands
 # outside the issue's bounds. Seed 0 is evaluate.sh's deal.
-#   benchmarks/evaluate-seeds.sh [seed...]     # default 0 1 2 3 4; about 2.5 minutes a seed
+#   benchmarks/evaluate-seeds.sh [seed...]     # default 0 1 2 3 4; about 3 minutes a seed
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seeds=("$@")
