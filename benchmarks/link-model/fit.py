@@ -48,7 +48,7 @@ FORMAT, VERSION = "flyr-link-model", 3
 CLAIMS = ["strongest_other_claim", "alternative_strongest_other_claim"]
 # Synthetic cities fitted on (seed, buildings, profile): seeds no evaluation uses.
 SYNTH_TRAIN = [(101, 15000, "default"), (103, 6000, "hard")]
-PARAMS = dict(max_iter=80, learning_rate=0.1, max_leaf_nodes=8, min_samples_leaf=30, l2_regularization=1.0,
+PARAMS = dict(max_iter=80, learning_rate=0.2, max_leaf_nodes=8, min_samples_leaf=30, l2_regularization=1.0,
               early_stopping=False, random_state=0)
 
 
