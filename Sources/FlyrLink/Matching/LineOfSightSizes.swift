@@ -1,13 +1,12 @@
 import Foundation
 
-/// For each candidate of one address, the sizes of the candidates in one line of sight with it: how many
-/// times larger (log of the area ratio) the largest straight behind it is, and how many times smaller the
-/// smallest straight in front. A garage at the street has its house behind it; the house has the garage in front.
+/// Per candidate, the log area ratio of the largest candidate straight behind it and of the smallest straight in
+/// front: a garage at the street has its house behind it, and the house has the garage in front.
 struct LineOfSightSizes {
     private(set) var largerBehind = InlineArray<6, Double>(repeating: 0)
     private(set) var smallerInFront = InlineArray<6, Double>(repeating: 0)
 
-    /// `own`: the address's candidates, nearest first (at most `CandidateTable.limit`).
+    /// `own`: the address's candidates, nearest first (at most `CandidateTable.limit`, the arrays' 6).
     init(own: Range<Int>, candidates: borrowing CandidateTable) {
         let n = own.count
         // Widened once per candidate, not once per pair.
